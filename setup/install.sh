@@ -1,0 +1,346 @@
+#!/usr/bin/env bash
+# Installs the mongosh-dba-lab tool chain into this checkout.
+#
+#   ./setup/install.sh                 install what is missing (a second run only checks)
+#   ./setup/install.sh --check         one row per tool: found, version, path, or what to do
+#   ./setup/install.sh --snippet-index register this checkout's snippet index with mongosh
+#
+# Options:
+#   --yes        install system packages (jq, gnuplot) without asking
+#   --no-system  never touch system packages; say what to install instead
+#   --quiet      print only what is being installed, and errors
+#   -h, --help   this text
+#
+# Where things go: node_modules/ (mongosh, bats, m), .tools/venv (mtools and the
+# ShellCheck binary), .tools/bin (links to all of them, and the Database Tools built
+# from the Go module proxy when go is present). Nothing outside the checkout
+# changes except system packages, and only after you say yes (or --yes).
+# source setup/env.sh puts .tools/bin on PATH.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly ROOT
+readonly TOOLS="${ROOT}/.tools"
+readonly BIN="${TOOLS}/bin"
+# mongo-tools tags are not Go versions: this pseudo-version is 100.12.x (FACTS.md).
+readonly DB_TOOLS_VERSION="v0.0.0-20250715155915-887641268977"
+readonly DB_TOOLS_LABEL="100.12.2+dba-lab"
+readonly DB_TOOLS=(mongodump mongorestore mongoexport bsondump)
+
+QUIET=0
+ASSUME_YES=0
+NO_SYSTEM=0
+
+say() {
+  ((QUIET)) || printf '==> %s\n' "$*"
+}
+
+# Installs are shown even with --quiet: they take time and change the tree.
+step() {
+  printf '==> %s\n' "$*"
+}
+
+die() {
+  printf 'setup: %s\n' "$*" >&2
+  exit 1
+}
+
+usage_error() {
+  printf 'setup: %s (see ./setup/install.sh --help)\n' "$*" >&2
+  exit 2
+}
+
+usage() {
+  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+}
+
+have() {
+  command -v "$1" >/dev/null 2>&1
+}
+
+hash_of() {
+  if have sha256sum; then
+    sha256sum "$@" | awk '{print $1}' | tr -d '\n'
+  else
+    shasum -a 256 "$@" | awk '{print $1}' | tr -d '\n'
+  fi
+}
+
+require_writable_checkout() {
+  [[ -w "$ROOT" ]] || die "cannot write to ${ROOT}: run setup as the checkout's owner"
+  mkdir -p "$BIN" 2>/dev/null || die "cannot create ${BIN}: check the permissions of ${ROOT}"
+  [[ -w "$TOOLS" && -w "$BIN" ]] || die "cannot write to ${TOOLS}: check its permissions or remove it"
+}
+
+require_node() {
+  have node || die "node not found: install Node.js 18 or newer (https://nodejs.org, or your package manager), then run this again"
+  have npm || die "npm not found: install npm with Node.js 18 or newer (Debian: apt-get install npm), then run this again"
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]')
+  ((major >= 18)) || die "node $(node --version) is too old: mongosh 2 needs Node.js 18 or newer"
+}
+
+# npm ci starts from an empty node_modules, so an interrupted install is
+# repaired by running again; the stamp says the tree matches the lock file.
+install_npm_packages() {
+  local stamp="${ROOT}/node_modules/.dba-lab-stamp" want
+  want=$(hash_of "${ROOT}/package-lock.json")
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "${ROOT}/node_modules/.bin/mongosh" ]]; then
+    say "npm packages: up to date"
+    return
+  fi
+  step "npm packages: installing mongosh, bats, m (about a minute the first time)"
+  if ! (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >"${TOOLS}/npm.log" 2>&1); then
+    tail -n 20 "${TOOLS}/npm.log" >&2
+    die "npm ci failed (log: .tools/npm.log): check the network or the npm registry settings, then run this again"
+  fi
+  printf '%s' "$want" >"$stamp"
+}
+
+python_with_venv() {
+  local py
+  for py in python3 python; do
+    if have "$py" && "$py" -c 'import sys, venv; sys.exit(sys.version_info < (3, 8))' 2>/dev/null; then
+      printf '%s\n' "$py"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# The stamp is written last: a venv without it (an interrupted run) is rebuilt
+# from scratch, never trusted.
+install_python_tools() {
+  local venv="${TOOLS}/venv" stamp want py
+  stamp="${venv}/.dba-lab-stamp"
+  want=$(hash_of "${ROOT}/setup/requirements.txt")
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "${venv}/bin/mlaunch" ]]; then
+    say "mtools and shellcheck: up to date"
+    return
+  fi
+  py=$(python_with_venv) || die "python3 (3.8+) with venv not found: Debian/Ubuntu: apt-get install python3-venv; macOS: brew install python"
+  step "mtools (mlaunch) and shellcheck: installing into .tools/venv"
+  rm -rf "$venv"
+  "$py" -m venv "$venv" >"${TOOLS}/pip.log" 2>&1 \
+    || die "python venv creation failed (log: .tools/pip.log): Debian/Ubuntu: apt-get install python3-venv"
+  if ! "${venv}/bin/python" -m pip install --quiet --disable-pip-version-check -r "${ROOT}/setup/requirements.txt" >>"${TOOLS}/pip.log" 2>&1; then
+    tail -n 20 "${TOOLS}/pip.log" >&2
+    die "pip install failed (log: .tools/pip.log): check the network or your pip index settings, then run this again"
+  fi
+  printf '%s' "$want" >"$stamp"
+}
+
+link_tools() {
+  local name target
+  local -A links=(
+    [mongosh]="${ROOT}/node_modules/.bin/mongosh"
+    [bats]="${ROOT}/node_modules/bats/bin/bats"
+    [m]="${ROOT}/node_modules/.bin/m"
+    [mlaunch]="${TOOLS}/venv/bin/mlaunch"
+    [mlogfilter]="${TOOLS}/venv/bin/mlogfilter"
+    [mloginfo]="${TOOLS}/venv/bin/mloginfo"
+    [shellcheck]="${TOOLS}/venv/bin/shellcheck"
+  )
+  for name in "${!links[@]}"; do
+    target="${links[$name]}"
+    [[ -e "$target" ]] || continue
+    [[ "$(readlink "${BIN}/${name}" 2>/dev/null)" == "$target" ]] || ln -sfn "$target" "${BIN}/${name}"
+  done
+}
+
+# The command that would install system packages here, or nothing.
+system_installer() {
+  if have apt-get; then
+    if ((EUID == 0)); then
+      printf 'apt-get install -y'
+    elif have sudo; then
+      printf 'sudo apt-get install -y'
+    fi
+  elif have brew; then
+    printf 'brew install'
+  fi
+}
+
+package_name() {
+  local tool="$1"
+  case "${tool}:$(have apt-get && echo apt || echo brew)" in
+    gnuplot:apt) printf 'gnuplot-nox' ;;
+    *) printf '%s' "$tool" ;;
+  esac
+}
+
+confirm() {
+  local question="$1" answer
+  ((ASSUME_YES)) && return 0
+  [[ -t 0 ]] || return 1
+  read -r -p "${question} [y/N] " answer
+  [[ "$answer" == [yY]* ]]
+}
+
+# jq is required (reports, tests); gnuplot only draws report charts.
+install_system_packages() {
+  local missing=() tool installer packages=()
+  for tool in jq gnuplot; do
+    have "$tool" || missing+=("$tool")
+  done
+  ((${#missing[@]})) || { say "jq and gnuplot: present"; return; }
+  for tool in "${missing[@]}"; do packages+=("$(package_name "$tool")"); done
+  installer=$(system_installer)
+  if ((NO_SYSTEM)) || [[ -z "$installer" ]] || ! confirm "Install ${packages[*]} system-wide with '${installer}'?"; then
+    if [[ " ${missing[*]} " == *" jq "* ]]; then
+      die "jq not found: install it (Debian/Ubuntu: apt-get install jq; macOS: brew install jq), then run this again"
+    fi
+    say "gnuplot not found: reports will have no PNG charts (Debian/Ubuntu: apt-get install gnuplot-nox; macOS: brew install gnuplot)"
+    return
+  fi
+  step "system packages: ${installer} ${packages[*]}"
+  if [[ "$installer" == *apt-get* ]]; then
+    ${installer/install -y/update -qq} >/dev/null 2>&1 || true
+  fi
+  # shellcheck disable=SC2086 # the installer is a command line of its own
+  $installer "${packages[@]}" >"${TOOLS}/system.log" 2>&1 \
+    || die "'${installer} ${packages[*]}' failed (log: .tools/system.log): install them by hand, then run this again"
+}
+
+database_tools_present() {
+  local tool
+  for tool in "${DB_TOOLS[@]}"; do
+    have "$tool" || [[ -x "${BIN}/${tool}" ]] || return 1
+  done
+}
+
+# Built in a scratch module from the Go module proxy (FACTS.md); the binaries
+# land in .tools/bin only when all four built.
+install_database_tools() {
+  if database_tools_present; then
+    say "MongoDB Database Tools: present"
+    return
+  fi
+  if ! have go; then
+    say "MongoDB Database Tools not found and no go to build them: install them (https://www.mongodb.com/try/download/database-tools) or Go 1.22+, then run this again (only the mongodump-raw-bson playbook needs them)"
+    return
+  fi
+  local work="${TOOLS}/build/mongo-tools" tool out
+  out="${work}/bin"
+  step "MongoDB Database Tools: building ${DB_TOOLS[*]} from the Go module proxy (a few minutes the first time)"
+  rm -rf "$work"
+  mkdir -p "$out"
+  (
+    cd "$work"
+    export GONOSUMDB=github.com/mongodb/mongo-tools GOFLAGS="-mod=mod -buildvcs=false"
+    go mod init dba-lab/mongo-tools-build
+    go get "github.com/mongodb/mongo-tools@${DB_TOOLS_VERSION}"
+    for tool in "${DB_TOOLS[@]}"; do
+      printf '    building %s\n' "$tool"
+      go build -o "${out}/${tool}" -ldflags "-X main.VersionStr=${DB_TOOLS_LABEL}" \
+        "github.com/mongodb/mongo-tools/${tool}/main"
+    done
+  ) >"${TOOLS}/db-tools.log" 2>&1 || {
+    tail -n 20 "${TOOLS}/db-tools.log" >&2
+    die "building the Database Tools failed (log: .tools/db-tools.log): check the Go module proxy settings (GOPROXY), then run this again"
+  }
+  for tool in "${DB_TOOLS[@]}"; do
+    mv "${out}/${tool}" "${BIN}/${tool}"
+  done
+  rm -rf "$work"
+}
+
+# --check: one row per tool. Exit 1 when a required one is missing.
+tool_version() {
+  local tool="$1" path="$2"
+  case "$tool" in
+    node) "$path" --version ;;
+    npm|mongosh|m) "$path" --version 2>/dev/null | head -n 1 ;;
+    bats) "$path" --version | awk '{print $2}' ;;
+    python3) "$path" --version 2>&1 | awk '{print $2}' ;;
+    mlaunch) "$path" --version 2>&1 | awk 'NR==1 {print $3}' ;;
+    shellcheck) "$path" --version | awk '/^version:/ {print $2}' ;;
+    jq) "$path" --version ;;
+    gnuplot) "$path" --version | awk '{print $2}' ;;
+    go) "$path" version | awk '{print $3}' ;;
+    mongodump|mongorestore|mongoexport|bsondump) "$path" --version 2>/dev/null | awk 'NR==1 {print $NF}' ;;
+    bats-support|bats-assert) node -p "require('${path}/package.json').version" ;;
+    *) printf '?' ;;
+  esac
+}
+
+check_row() {
+  local tool="$1" need="$2" fix="$3" path version
+  case "$tool" in
+    bats-support|bats-assert) path="${ROOT}/node_modules/${tool}"; [[ -f "${path}/load.bash" ]] || path="" ;;
+    *) path=$(PATH="${BIN}:${PATH}" command -v "$tool" 2>/dev/null || true) ;;
+  esac
+  if [[ -n "$path" ]]; then
+    version=$(tool_version "$tool" "$path" 2>/dev/null || true)
+    printf '%-13s %-9s %-8s %-22s %s\n' "$tool" "$need" "found" "${version:-?}" "$path"
+    return 0
+  fi
+  printf '%-13s %-9s %-8s %-22s %s\n' "$tool" "$need" "MISSING" "-" "$fix"
+  [[ "$need" != "required" ]]
+}
+
+check() {
+  local absent=0 setup="run ./setup/install.sh"
+  printf '%-13s %-9s %-8s %-22s %s\n' TOOL NEED STATUS VERSION "PATH, OR WHAT TO DO"
+  check_row node required "install Node.js 18+ (https://nodejs.org)" || absent=1
+  check_row npm required "install npm (Debian: apt-get install npm)" || absent=1
+  check_row mongosh required "$setup" || absent=1
+  check_row bats required "$setup" || absent=1
+  check_row bats-support required "$setup" || absent=1
+  check_row bats-assert required "$setup" || absent=1
+  check_row m required "$setup" || absent=1
+  check_row python3 required "install Python 3.8+ with venv (Debian: apt-get install python3-venv)" || absent=1
+  check_row mlaunch required "$setup" || absent=1
+  check_row shellcheck required "$setup" || absent=1
+  check_row jq required "apt-get install jq, or brew install jq" || absent=1
+  check_row gnuplot optional "charts in reports: apt-get install gnuplot-nox, or brew install gnuplot" || true
+  check_row go optional "builds the Database Tools and the FerretDB test server: https://go.dev/dl" || true
+  local tool
+  for tool in "${DB_TOOLS[@]}"; do
+    check_row "$tool" optional "mongodump-raw-bson playbook: $setup with go present" || true
+  done
+  if ((absent)); then
+    printf '\nSomething required is missing: run ./setup/install.sh (or do what the row says).\n'
+    return 1
+  fi
+}
+
+snippet_index() {
+  "${BIN}/mongosh" --version >/dev/null 2>&1 || die "mongosh is not installed yet: run ./setup/install.sh first"
+  node "${ROOT}/setup/snippet-index.js" register
+}
+
+install_all() {
+  require_node
+  require_writable_checkout
+  install_npm_packages
+  install_python_tools
+  link_tools
+  install_system_packages
+  install_database_tools
+  link_tools
+  say "done: source setup/env.sh to put the tools on PATH; ./setup/install.sh --check lists them"
+}
+
+main() {
+  local action=install
+  while (($#)); do
+    case "$1" in
+      --check) action=check ;;
+      --snippet-index) action=snippet-index ;;
+      --yes|-y) ASSUME_YES=1 ;;
+      --no-system) NO_SYSTEM=1 ;;
+      --quiet|-q) QUIET=1 ;;
+      -h|--help) usage; exit 0 ;;
+      *) usage_error "unknown option '$1'" ;;
+    esac
+    shift
+  done
+  case "$action" in
+    check) check ;;
+    install) install_all ;;
+    snippet-index) require_node; require_writable_checkout; install_npm_packages; link_tools; snippet_index ;;
+  esac
+}
+
+main "$@"
