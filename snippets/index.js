@@ -1,30 +1,5 @@
-// mongosh-dba-lab: loaded by mongosh with load() (snippet install dba-lab).
-// Defines only the public globals; everything else stays inside this IIFE and
-// the CommonJS modules under lib/.
-(() => {
-  const path = require('path');
-  const libDir = path.join(__dirname, 'lib');
-
-  // A second load() (snippet update, or a user re-running it) must pick up
-  // edited files rather than require()'s cached copies.
-  for (const key of Object.keys(require.cache)) {
-    if (key.startsWith(libDir + path.sep)) delete require.cache[key];
-  }
-
-  const shell = require(path.join(libDir, 'shell.js'))({
-    bson: {
-      Binary, BSONRegExp, BSONSymbol, Code, DBRef, Decimal128, Double, Int32, Long,
-      MaxKey, MinKey, ObjectId, Timestamp, UUID,
-    },
-    print,
-    bsonsize,
-    getDb: () => (typeof db === 'undefined' ? undefined : db),
-  });
-
-  // One module per concern; concerns.json lists the globals each defines.
-  const concerns = require(path.join(libDir, 'concerns.json'));
-  for (const concern of Object.keys(concerns)) {
-    const api = require(path.join(libDir, `${concern}.js`))(shell);
-    for (const name of concerns[concern]) globalThis[name] = api[name];
-  }
-})();
+// mongosh-dba-lab: mongosh load()s this file (snippet install dba-lab).
+// One statement, because load() runs every line through mongosh's async
+// rewriter and that costs startup time: the work is in lib/loader.js, plain
+// Node, which takes the shell's globals (BSON types, print, db) from here.
+require(require('path').join(__dirname, 'lib', 'loader.js'))(globalThis);

@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# setup/install.sh: one command, idempotent, clear about what is missing.
+
+setup() {
+  load test_helper
+}
+
+# A PATH holding every command of the usual ones except those named.
+path_without() {
+  local dir="${BATS_TEST_TMPDIR}/bin" d f name
+  mkdir -p "$dir"
+  for d in /usr/local/bin /usr/bin /bin "$(dirname "$(command -v python3)")" "$(dirname "$(command -v go || echo /nonexistent/go)")"; do
+    [[ -d "$d" ]] || continue
+    for f in "$d"/*; do
+      name=$(basename "$f")
+      [[ -e "${dir}/${name}" ]] && continue
+      [[ " $* " == *" ${name} "* ]] && continue
+      ln -s "$f" "${dir}/${name}"
+    done
+  done
+  printf '%s\n' "$dir"
+}
+
+@test "an unknown option is refused in one line with exit 2" {
+  run "${DBA_LAB_ROOT}/setup/install.sh" --frobnicate
+  assert_failure 2
+  assert_output "setup: unknown option '--frobnicate' (see ./setup/install.sh --help)"
+}
+
+@test "--help says what goes where" {
+  run "${DBA_LAB_ROOT}/setup/install.sh" --help
+  assert_success
+  assert_output --partial "--snippet-index"
+  assert_output --partial ".tools/venv"
+}
+
+@test "a second run with everything present changes nothing and prints nothing when quiet" {
+  run "${DBA_LAB_ROOT}/setup/install.sh" --quiet
+  assert_success
+  assert_output ""
+}
+
+@test "--check lists one row per tool with its version and path" {
+  run "${DBA_LAB_ROOT}/setup/install.sh" --check
+  assert_success
+  assert_line --regexp '^mongosh +required +found +2\.[0-9]+\.[0-9]+ +/.*/mongosh$'
+  assert_line --regexp '^mlaunch +required +found +1\.7\.2 +/'
+  assert_line --regexp '^jq +required +found +jq-1\.[0-9]+ +/'
+  assert_line --regexp '^bats-assert +required +found +[0-9.]+ +/'
+}
+
+@test "--check fails and says what to do when a required tool is missing" {
+  local path
+  path=$(path_without jq)
+  PATH="$path" run "${DBA_LAB_ROOT}/setup/install.sh" --check
+  assert_failure
+  assert_line --regexp '^jq +required +MISSING +- +apt-get install jq, or brew install jq$'
+  assert_output --partial "Something required is missing"
+}
+
+@test "--check reports a missing optional tool without failing" {
+  local path
+  path=$(path_without gnuplot)
+  PATH="$path" run "${DBA_LAB_ROOT}/setup/install.sh" --check
+  assert_success
+  assert_line --regexp '^gnuplot +optional +MISSING '
+}
+
+@test "without npm the install stops at once and names the fix" {
+  local path
+  path=$(path_without npm)
+  PATH="$path" run "${DBA_LAB_ROOT}/setup/install.sh"
+  assert_failure 1
+  assert_output --partial "npm not found: install npm"
+  [[ "${#lines[@]}" -eq 1 ]]
+}
+
+@test "a user who cannot write to the checkout gets a one-line reason" {
+  [[ $EUID -eq 0 ]] || skip "needs root to switch to an unprivileged user"
+  command -v setpriv >/dev/null || skip "needs setpriv"
+  run setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$BATS_TEST_TMPDIR" \
+    "${DBA_LAB_ROOT}/setup/install.sh"
+  assert_failure 1
+  assert_output "setup: cannot write to ${DBA_LAB_ROOT}: run setup as the checkout's owner"
+}

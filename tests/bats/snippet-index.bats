@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# The snippet index: built from package.json and snippets/README.md, registered
+# for the current user so that `snippet install dba-lab` works with no network.
+
+setup() {
+  load test_helper
+  export HOME="${BATS_TEST_TMPDIR}/home"
+  mkdir -p "$HOME"
+}
+
+shell() {
+  mongosh --nodb --quiet --norc --eval "$1"
+}
+
+source_urls() {
+  shell "print(config.get('snippetIndexSourceURLs'))"
+}
+
+# No registry answers on this port: whatever needs the network fails.
+go_offline() {
+  shell "config.set('snippetRegistryURL', 'http://127.0.0.1:9/')" >/dev/null
+}
+
+@test "the built index decodes to the snippet-manager schema with this package's fields" {
+  node "${DBA_LAB_ROOT}/setup/snippet-index.js" build --install-spec file:/x --out "${BATS_TEST_TMPDIR}/i.br"
+  run node "${DBA_LAB_ROOT}/setup/snippet-index.js" decode "${BATS_TEST_TMPDIR}/i.br"
+  assert_success
+  run jq -r '[.indexFileVersion, .index[0].name, .index[0].snippetName, .index[0].license, .index[0].installSpec,
+              (.index[0].readme | startswith("# dba-lab")), (.metadata.homepage | length > 0)] | join(" ")' <<<"$output"
+  assert_output "1 mongosh-dba-lab dba-lab Apache-2.0 file:/x true true"
+}
+
+@test "the index version and description come from package.json" {
+  node "${DBA_LAB_ROOT}/setup/snippet-index.js" build --out "${BATS_TEST_TMPDIR}/i.br"
+  run node "${DBA_LAB_ROOT}/setup/snippet-index.js" decode "${BATS_TEST_TMPDIR}/i.br"
+  local version description
+  version=$(jq -r .version "${DBA_LAB_ROOT}/package.json")
+  description=$(jq -r .description "${DBA_LAB_ROOT}/package.json")
+  [[ "$(jq -r '.index[0].version' <<<"$output")" == "$version" ]]
+  [[ "$(jq -r '.index[0].description' <<<"$output")" == "$description" ]]
+}
+
+@test "registering keeps the URLs the user already had and adds one index" {
+  shell "config.set('snippetIndexSourceURLs', 'https://example.invalid/a.bson.br;https://example.invalid/b.bson.br')" >/dev/null
+  run "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index
+  assert_success
+  run source_urls
+  assert_output --regexp '^https://example\.invalid/a\.bson\.br;https://example\.invalid/b\.bson\.br;data:application/octet-stream,%[0-9a-f]{2}'
+}
+
+@test "registering twice leaves one dba-lab index, not two" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  run source_urls
+  [[ "$(grep -o 'data:' <<<"$output" | wc -l)" -eq 1 ]]
+  assert_output --partial "https://compass.mongodb.com/mongosh/snippets-index.bson.br;data:"
+}
+
+@test "unregistering removes only the dba-lab index" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  run node "${DBA_LAB_ROOT}/setup/snippet-index.js" unregister
+  assert_success
+  run source_urls
+  assert_output "https://compass.mongodb.com/mongosh/snippets-index.bson.br"
+}
+
+@test "with an empty HOME and no network, snippet install dba-lab defines the public globals" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  go_offline
+  run shell "snippet('install', 'dba-lab')"
+  assert_success
+  assert_output --partial "Finished installing snippets: dba-lab"
+  local names
+  names=$(jq -r '[.[]] | flatten | join(" ")' "${DBA_LAB_ROOT}/snippets/lib/concerns.json")
+  [[ -n "$names" ]]
+  run shell "snippet('load-all'); print('$names'.split(' ').map((n) => n + ':' + typeof globalThis[n]).join(' '))"
+  assert_success
+  refute_output --partial ":undefined"
+  assert_output --partial "decodeResumeToken:function"
+}
+
+@test "snippet ls and snippet help dba-lab work offline" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  go_offline
+  shell "snippet('install', 'dba-lab')" >/dev/null
+  run shell "print(snippet('ls'))"
+  assert_output --partial "mongosh:dba-lab@"
+  run shell "print(snippet('help', 'dba-lab'))"
+  assert_output --partial "# dba-lab: mongosh snippets for MongoDB DBAs"
+}
+
+@test "snippet update works offline" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  go_offline
+  shell "snippet('install', 'dba-lab')" >/dev/null
+  run shell "print(snippet('update'))"
+  assert_success
+  assert_output --partial "Done!"
+}
+
+@test "after snippet uninstall dba-lab the next session has none of its globals" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  go_offline
+  shell "snippet('install', 'dba-lab')" >/dev/null
+  run shell "print(snippet('uninstall', 'dba-lab'))"
+  assert_output --partial "Done!"
+  run shell "snippet('load-all'); print(typeof decodeResumeToken)"
+  assert_success
+  assert_output "undefined"
+}
