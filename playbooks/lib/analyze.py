@@ -74,6 +74,8 @@ Options
   --json    JSON Lines instead of tables: one object per row, with a "record"
             field ("cursor", "refresh", "namespace"). Cursor ids and
             versions are strings, so jq and JavaScript keep them exact.
+            A refresh record also has "file" and "offset" (where its line
+            starts, in bytes, after decompression).
   -h, --help  This help.
 
 Lines that look like the report's lines but cannot be parsed (cut, re-wrapped,
@@ -159,7 +161,7 @@ class Progress:
 
     def __init__(self):
         self.enabled = sys.stderr.isatty()
-        self.last = 0.0
+        self.last = time.monotonic()  # nothing shown for runs under a second
         self.shown = False
 
     def update(self, name, done, total):
@@ -438,6 +440,8 @@ def cursor_event_from_json(doc):
     cursor_id = as_int(attr.get("cursorid"))
     if cursor_id is None:
         raise Unparsable("cursorid is not an integer")
+    if cursor_id == 0:
+        return None  # no open cursor: nothing to follow
     if "durationMillis" not in attr:
         raise Unparsable("slow query line without durationMillis")
     command = attr.get("command")
@@ -467,7 +471,7 @@ def cursor_event_from_text(match):
         return None
     body = " " + op.group("body")
     cursor_id = _last_number(body, "cursorid")
-    if cursor_id is None:
+    if not cursor_id:
         return None
     name_match = TEXT_COMMAND_NAME.search(body)
     name = name_match.group("name") if name_match else op.group("op")
@@ -896,6 +900,8 @@ def run(argv, out=None, err=None):
                 print_refresh(evs, summaries, as_json, out)
             found = len(evs)
             what = "routing refresh"
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         progress.clear()
         err.write("analyze: %s: %s\n" % (getattr(exc, "filename", None) or "read error",

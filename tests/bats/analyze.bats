@@ -331,3 +331,23 @@ cursor_record() {
   done
   assert_equal "$n" 12
 }
+
+@test "cursors: cursorid 0 (no open cursor) is not aggregated as a cursor" {
+  # Seed 000 line 218 with its cursor id set to 0, as OpDebug would log an
+  # exhausted cursor if it logged one (curop.cpp logs cursorid when >= 0).
+  sed -n 2p "${FIX}/changestream-5.2.json.log" | sed 's/"cursorid":8620417026431980160/"cursorid":0/' \
+    >"${BATS_TEST_TMPDIR}/zero.log"
+  run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/zero.log"
+  assert_success
+  assert_equal "$output" ""
+  assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)"
+}
+
+@test "CRLF line endings (a log copied through Windows) give the same report" {
+  sed 's/$/\r/' "${FIX}/refresh-4.2-mongos.log" >"${BATS_TEST_TMPDIR}/crlf.log"
+  run analyze refresh "${FIX}/refresh-4.2-mongos.log"
+  local plain="$output"
+  run analyze refresh "${BATS_TEST_TMPDIR}/crlf.log"
+  assert_success
+  assert_output "$plain"
+}
