@@ -135,7 +135,7 @@ main() {
   done
   command -v jq >/dev/null || die "jq is needed for the comparison"
 
-  tmp="$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-bench.XXXXXX")"
+  tmp="$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-analyze-bench.XXXXXX")"
   # shellcheck disable=SC2064  # expand now: the path is fixed from here on
   trap "rm -rf -- '$tmp'" EXIT
   if [[ -z "$log" ]]; then

@@ -63,12 +63,15 @@ Reports
             command that opened the cursor (aggregate/$changeStream for a
             change stream). Sorted by total duration, slowest first.
             Only operations slower than slowms are logged, so the totals
-            cover the logged commands only.
+            cover the logged commands only (to log every one while you
+            reproduce something: db.setProfilingLevel(0, {slowms: 0})).
   refresh   One row per routing table refresh of a collection (mongos and
             shards log these): time, namespace, from and to versions, full or
             incremental, duration, log format, status. Then one row per
             namespace: count, failed, min/median/max duration, first and last
-            version. Rows sorted by duration, slowest first.
+            version. Rows sorted by duration, slowest first. A refresh that
+            found no new version is logged only at verbosity 1 (4.4+:
+            db.setLogLevel(1, "sharding.shardingCatalogRefresh")).
 
 Options
   --json    JSON Lines instead of tables: one object per row, with a "record"
@@ -614,7 +617,6 @@ class Scan:
 
     def __init__(self):
         self.matched = 0
-        self.used = 0
         self.unparsable = 0
         self.examples = []
 
@@ -669,7 +671,6 @@ def events(report, sources, scan, progress):
                 continue
             if event is None:
                 continue
-            scan.used += 1
             seq += 1
             event["seq"] = seq
             event["file"] = source.name
