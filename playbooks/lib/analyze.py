@@ -7,8 +7,9 @@ apart by the gzip magic bytes, never by the file name), and prints one report:
   refresh  routing table refreshes, one row each, and a summary per namespace
 
 Speed: a production log is mostly lines no report wants. Each block read is
-searched with bytes.find for a few literal needles (C speed, no per-line
-Python work); only the lines around a hit are decoded and parsed.
+searched in place with bytes.find for one short literal needle per report
+(C speed, no per-line Python work, no newline counting); only the lines
+around a hit are decoded, checked and parsed.
 
 Exact ids: cursor ids are 64-bit. Python's json keeps integers exact; they
 are printed as strings in --json output so that jq 1.6 and JavaScript, which
