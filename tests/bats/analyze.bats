@@ -1,0 +1,353 @@
+#!/usr/bin/env bats
+# playbooks/analyze on the seeds' own log lines (tests/fixtures/logs/README.md
+# says where each line comes from). Expected figures were added up by hand
+# from the seed lines, not taken from the tool's output.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load test_helper
+  FIX="${DBA_LAB_ROOT}/tests/fixtures/logs"
+  CURSOR=8620417026431980160
+}
+
+analyze() {
+  "${DBA_LAB_ROOT}/playbooks/analyze" "$@"
+}
+
+# The --json record of one cursor id, as compact JSON (stderr stays apart:
+# run it with --separate-stderr).
+cursor_record() {
+  local id="$1"
+  shift
+  analyze cursors --json "$@" | jq -c --arg id "$id" 'select(.cursorId == $id)'
+}
+
+# --- usage -----------------------------------------------------------------
+
+@test "--help teaches both reports, the formats and the exit codes" {
+  run analyze --help
+  assert_success
+  assert_output --partial "Usage: playbooks/analyze cursors|refresh [--json] LOGFILE..."
+  assert_output --partial "cursors"
+  assert_output --partial "refresh"
+  assert_output --partial "gzip"
+  assert_output --partial "Exit status"
+}
+
+@test "no arguments is a usage error (exit 2, one clear line)" {
+  run --separate-stderr analyze
+  assert_failure 2
+  assert_equal "${stderr_lines[0]}" "analyze: no report given (expected: cursors or refresh)"
+}
+
+@test "an unknown report is a usage error naming it" {
+  run --separate-stderr analyze slowops "${FIX}/refresh-4.2-mongos.log"
+  assert_failure 2
+  assert_equal "${stderr_lines[0]}" "analyze: unknown report 'slowops' (expected: cursors or refresh)"
+}
+
+@test "an unknown option is a usage error" {
+  run --separate-stderr analyze refresh --csv "${FIX}/refresh-4.2-mongos.log"
+  assert_failure 2
+  assert_equal "${stderr_lines[0]}" "analyze: unknown option --csv"
+}
+
+@test "a report without LOGFILE is a usage error that mentions stdin" {
+  run --separate-stderr analyze refresh
+  assert_failure 2
+  assert_equal "${stderr_lines[0]}" "analyze: no LOGFILE given (use - to read stdin)"
+}
+
+@test "a missing file is a usage error, checked before any output" {
+  run --separate-stderr analyze refresh "${FIX}/refresh-4.2-mongos.log" "${BATS_TEST_TMPDIR}/nope.log"
+  assert_failure 2
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[0]}" "analyze: ${BATS_TEST_TMPDIR}/nope.log: no such file"
+}
+
+@test "a directory is refused as a log file" {
+  run --separate-stderr analyze cursors "${FIX}"
+  assert_failure 2
+  assert_equal "${stderr_lines[0]}" "analyze: ${FIX}: is a directory, not a log file"
+}
+
+# --- cursors, JSON logs (seed 000, MongoDB 5.2) ------------------------------
+
+@test "cursors: the seed's change stream cursor adds up its 10 slow query lines" {
+  run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log"
+  assert_success
+  run jq -r '[.ns, .originatingCommand, .changeStream, .commands, .getMores, .nreturned,
+              .docsExamined, .keysExamined, .bytesRead, .durationMillis, .format] | @tsv' <<<"$output"
+  assert_output "$(printf 'test.foo\taggregate\ttrue\t10\t9\t10\t3037\t0\t19497309628\t12030\tjson')"
+}
+
+@test "cursors: first and last time are the aggregate's and the last getMore's" {
+  run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log"
+  run jq -r '.firstTime + " " + .lastTime' <<<"$output"
+  assert_output "2022-03-02T06:47:26.367-05:00 2022-03-02T06:47:37.751-05:00"
+}
+
+@test "cursors: the seed line with typographic quotes is counted as unparsable, not fatal" {
+  run --separate-stderr analyze cursors "${FIX}/changestream-5.2.json.log"
+  assert_success
+  assert_equal "${stderr_lines[0]}" "analyze: skipped 1 unparsable line(s) out of 11 that matched the cursors filter"
+  assert_regex "${stderr_lines[1]}" "changestream-5\.2\.json\.log:1: not valid JSON"
+  refute_output --partial "Traceback"
+  refute_output --partial "8835322801609070020"
+}
+
+@test "cursors: --json prints cursor ids as strings, exact to the last digit" {
+  run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log"
+  run jq -r '(.cursorId | type) + " " + .cursorId' <<<"$output"
+  assert_output "string 8620417026431980160"
+}
+
+@test "cursors: ids that differ only in the last digit (one IEEE double) stay three cursors" {
+  run analyze cursors --json "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_success
+  run jq -r '.cursorId' <<<"$output"
+  assert_output "$(printf '%s\n' 8620417026431980159 8620417026431980160 8620417026431980161)"
+}
+
+@test "cursors: the table shows the same three ids in full" {
+  run analyze cursors "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_success
+  assert_equal "${#lines[@]}" 4
+  assert_regex "${lines[1]}" "^8620417026431980159 "
+  assert_regex "${lines[2]}" "^8620417026431980160 "
+  assert_regex "${lines[3]}" "^8620417026431980161 "
+}
+
+@test "cursors: the table is aligned and sorted by total duration, slowest first" {
+  run analyze cursors "${FIX}/cursors-4.2.derived.text.log"
+  assert_success
+  assert_equal "${#lines[@]}" 3
+  assert_regex "${lines[0]}" "^          CURSOR ID  NS  "
+  assert_regex "${lines[1]}" "^8620417026431980160  test.foo  aggregate/\\\$changeStream "
+  assert_regex "${lines[2]}" "^8620417026431980161  test.bar  find "
+  # Every row puts the MILLIS column's last digit under the header's S.
+  local edge
+  edge=$(($(awk '{ print index($0, "MILLIS") }' <<<"${lines[0]}") + 5))
+  assert_equal "${lines[1]:$((edge - 4)):4}" "3181"
+  assert_equal "${lines[2]:$((edge - 3)):3}" "250"
+}
+
+# --- cursors, legacy text logs ----------------------------------------------
+
+@test "cursors: text lines give the same aggregates as the JSON lines they mirror" {
+  run --separate-stderr cursor_record "$CURSOR" "${FIX}/cursors-4.2.derived.text.log"
+  run jq -r '[.originatingCommand, .changeStream, .commands, .getMores, .nreturned, .docsExamined,
+              .bytesRead, .durationMillis, .format, .firstTime] | @tsv' <<<"$output"
+  assert_output "$(printf 'aggregate\ttrue\t3\t2\t3\t810\t5188662982\t3181\ttext\t2022-03-02T06:47:26.367-0500')"
+}
+
+@test "cursors: a filter on a field named cursorid does not fool the text parser" {
+  run --separate-stderr cursor_record 8620417026431980161 "${FIX}/cursors-4.2.derived.text.log"
+  run jq -r '[.ns, .originatingCommand, .commands, .getMores, .nreturned, .docsExamined, .bytesRead,
+              .durationMillis] | @tsv' <<<"$output"
+  assert_output "$(printf 'test.bar\tfind\t2\t1\t40\t100\t65536\t250')"
+}
+
+@test "cursors: JSON and text logs in one run are aggregated together" {
+  run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log" "${FIX}/cursors-4.2.derived.text.log"
+  run jq -r '[.commands, .durationMillis, .format] | @tsv' <<<"$output"
+  assert_output "$(printf '13\t15211\tjson+text')"
+}
+
+# --- input: gzip by content, stdin ------------------------------------------
+
+@test "gzip input is recognised by its magic bytes, whatever its name" {
+  gzip -c "${FIX}/changestream-5.2.json.log" >"${BATS_TEST_TMPDIR}/not-compressed.log"
+  run --separate-stderr cursor_record "$CURSOR" "${BATS_TEST_TMPDIR}/not-compressed.log"
+  run jq -r '[.commands, .bytesRead] | @tsv' <<<"$output"
+  assert_output "$(printf '10\t19497309628')"
+}
+
+@test "a file named .gz that is plain text is read as plain text" {
+  cp "${FIX}/refresh-4.2-mongos.log" "${BATS_TEST_TMPDIR}/plain.log.gz"
+  run analyze refresh --json "${BATS_TEST_TMPDIR}/plain.log.gz"
+  assert_success
+  assert_equal "$(grep -c '"record":"refresh"' <<<"$output")" 9
+}
+
+@test "multi-member gzip (rotated files concatenated) is read to the end" {
+  gzip -c "${FIX}/refresh-4.2-mongos.log" >"${BATS_TEST_TMPDIR}/both.gz"
+  gzip -c "${FIX}/refresh-4.2-mongod.log" >>"${BATS_TEST_TMPDIR}/both.gz"
+  run analyze refresh --json "${BATS_TEST_TMPDIR}/both.gz"
+  assert_success
+  assert_equal "$(grep -c '"record":"refresh"' <<<"$output")" 19
+}
+
+@test "a truncated gzip file is reported, analysed as far as it goes, and exits 1" {
+  gzip -c "${FIX}/changestream-5.2.json.log" >"${BATS_TEST_TMPDIR}/full.gz"
+  head -c "$(($(wc -c <"${BATS_TEST_TMPDIR}/full.gz") / 2))" "${BATS_TEST_TMPDIR}/full.gz" >"${BATS_TEST_TMPDIR}/cut.gz"
+  run --separate-stderr analyze cursors --json "${BATS_TEST_TMPDIR}/cut.gz"
+  assert_failure 1
+  assert_regex "$stderr" "cut\.gz: gzip data ends early"
+  refute_regex "$stderr" "Traceback"
+  # The line cut in the middle is one of the skipped ones.
+  assert_regex "$stderr" "cut\.gz \(byte [0-9]+ after decompression\): not valid JSON \(Expecting"
+}
+
+@test "- reads stdin, plain or gzip" {
+  run bash -c "'${DBA_LAB_ROOT}/playbooks/analyze' refresh --json - <'${FIX}/refresh-4.2-mongod.log'"
+  assert_success
+  assert_equal "$(grep -c '"record":"refresh"' <<<"$output")" 10
+  run bash -c "gzip -c '${FIX}/refresh-4.2-mongod.log' | '${DBA_LAB_ROOT}/playbooks/analyze' refresh --json -"
+  assert_success
+  assert_equal "$(grep -c '"record":"refresh"' <<<"$output")" 10
+}
+
+@test "binary garbage around a needle is skipped and counted, never a stack trace" {
+  printf '\x00\xff\xfeRefresh for collection \xc3\x28 took\n{"id":4619901,"msg":"Refreshed cached collection",\x00}\n' \
+    >"${BATS_TEST_TMPDIR}/garbage.log"
+  run --separate-stderr analyze refresh "${BATS_TEST_TMPDIR}/garbage.log"
+  assert_success
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[1]}" "analyze: skipped 2 unparsable line(s) out of 2 that matched the refresh filter"
+  refute_regex "$stderr" "Traceback"
+}
+
+@test "a log without any matching line says so on stderr and prints nothing" {
+  run --separate-stderr analyze cursors "${FIX}/refresh-4.2-mongos.log"
+  assert_success
+  assert_equal "$output" ""
+  assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)"
+}
+
+# --- refresh, legacy text logs (seed 004, MongoDB 4.0 and 4.2) ---------------
+
+@test "refresh: the 4.2 mongos lines give 9 refreshes, min 73, median 740, max 779 ms" {
+  run analyze refresh --json "${FIX}/refresh-4.2-mongos.log"
+  assert_success
+  run jq -r 'select(.record == "namespace") | [.namespace, .refreshes, .failed, .minMillis,
+             .medianMillis, .maxMillis, .firstVersion, .lastVersion, .format] | @tsv' <<<"$output"
+  assert_output "$(printf 'wukong.actions\t9\t0\t73\t740\t779\t102904|1||626ba80f5fa7cb632d7bf264\t102910|7||626ba80f5fa7cb632d7bf264\ttext')"
+}
+
+@test "refresh: the blog's stray '264 tool 774 ms' line is not a refresh and not an error" {
+  run --separate-stderr analyze refresh "${FIX}/refresh-4.2-mongos.log"
+  assert_success
+  assert_equal "$stderr" ""
+}
+
+@test "refresh: one text event carries time, versions, kind, duration and where it was read" {
+  local second_line_at
+  second_line_at=$(head -n 1 "${FIX}/refresh-4.2-mongod.log" | wc -c)
+  run analyze refresh --json "${FIX}/refresh-4.2-mongod.log"
+  run jq -c 'select(.record == "refresh" and .durationMillis == 1200)
+             | [.time, .namespace, .fromVersion, .toVersion, .kind, .status, .logId, .format, .offset]' <<<"$output"
+  assert_output '["2022-10-06T10:57:42.071+0800","wukong.actions","103200|593||626ba80f5fa7cb632d7bf264","103200|608||626ba80f5fa7cb632d7bf264","incremental","ok",null,"text",'"${second_line_at}"']'
+}
+
+@test "refresh: mongos and mongod files together make one namespace summary of 19" {
+  run analyze refresh --json "${FIX}/refresh-4.2-mongos.log" "${FIX}/refresh-4.2-mongod.log"
+  run jq -r 'select(.record == "namespace") | [.refreshes, .minMillis, .medianMillis, .maxMillis] | @tsv' <<<"$output"
+  assert_output "$(printf '19\t73\t1001\t1200')"
+}
+
+@test "refresh: the even-sized 4.2 mongod set has the mean of the middle two as median" {
+  run analyze refresh --json "${FIX}/refresh-4.2-mongod.log"
+  run jq -r 'select(.record == "namespace") | .medianMillis' <<<"$output"
+  assert_output "1053.5"
+}
+
+@test "refresh: the table lists events slowest first, then the per-namespace summary" {
+  run analyze refresh "${FIX}/refresh-4.0-mongos.reassembled.log"
+  assert_success
+  assert_equal "${lines[0]}" "Routing table refreshes (12)"
+  assert_regex "${lines[1]}" "^TIME +NAMESPACE +FROM VERSION +TO VERSION +KIND +MILLIS +STATUS +FORMAT$"
+  assert_regex "${lines[2]}" "^Thu Oct 6 11:28:42\.556  orderSchedule\.OrderDispatchLogDetail  102961\|686\|\|62d157722a3a66acadc3b7a4  102961\|701\|\|62d157722a3a66acadc3b7a4  incremental +190  ok +text$"
+  assert_regex "${lines[13]}" " 173  ok +text$"
+  assert_equal "${lines[14]}" "Per namespace (1)"
+  assert_regex "${lines[16]}" "^orderSchedule\.OrderDispatchLogDetail +12 +0 +173 +176\.5 +190 "
+}
+
+@test "refresh: 4.0 lines the blog cut before 'took N ms' are skipped and counted" {
+  run --separate-stderr analyze refresh "${FIX}/refresh-4.0-mongod.log"
+  assert_success
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[0]}" "analyze: no routing refresh lines found in 1 file(s)"
+  assert_equal "${stderr_lines[1]}" "analyze: skipped 11 unparsable line(s) out of 11 that matched the refresh filter"
+  assert_equal "${stderr_lines[2]}" "  ${FIX}/refresh-4.0-mongod.log:1: routing refresh line without 'took N ms' (cut or re-wrapped?)"
+}
+
+# --- refresh, JSON logs -----------------------------------------------------
+
+@test "refresh: the seed's 5.0 id 4619901 line gives its versions and 2442 ms" {
+  run --separate-stderr analyze refresh --json "${FIX}/refresh-5.0.json.log"
+  assert_success
+  run jq -c 'select(.record == "refresh") | [.time, .namespace, .fromVersion, .toVersion, .kind,
+             .durationMillis, .status, .logId, .format]' <<<"$output"
+  assert_output '["2022-10-17T16:15:56.209+08:00","test.test2","49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","49189|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","incremental",2442,"ok",4619901,"json"]'
+}
+
+@test "refresh: the seed's two mis-nested JSON lines are counted with their line numbers" {
+  run --separate-stderr analyze refresh "${FIX}/refresh-5.0.json.log"
+  assert_success
+  assert_equal "${stderr_lines[0]}" "analyze: skipped 2 unparsable line(s) out of 3 that matched the refresh filter"
+  assert_regex "${stderr_lines[1]}" "refresh-5\.0\.json\.log:3: not valid JSON"
+  assert_regex "${stderr_lines[2]}" "refresh-5\.0\.json\.log:4: not valid JSON"
+}
+
+@test "refresh: in gzip input unparsable lines are located by decompressed byte offset" {
+  gzip -c "${FIX}/refresh-5.0.json.log" >"${BATS_TEST_TMPDIR}/r.gz"
+  run --separate-stderr analyze refresh "${BATS_TEST_TMPDIR}/r.gz"
+  assert_success
+  assert_regex "${stderr_lines[1]}" "r\.gz \(byte [0-9]+ after decompression\): not valid JSON"
+}
+
+@test "refresh: 4.4's id 24104 (full and incremental) and 24103 (error) are read, 4619900 is not" {
+  run analyze refresh --json "${FIX}/refresh-4.4-24104.derived.json.log"
+  assert_success
+  run jq -c 'select(.record == "refresh") | [.namespace, .fromVersion, .toVersion, .kind, .durationMillis,
+             .status, .logId]' <<<"$output"
+  assert_line --index 0 '["test.foo",null,"2|0||5f27e3b5d3d0b6e5c1f0a1b2","full",41,"ok",24104]'
+  assert_line --index 1 '["test.foo","2|0||5f27e3b5d3d0b6e5c1f0a1b2","3|1||5f27e3b5d3d0b6e5c1f0a1b2","incremental",7,"ok",24104]'
+  assert_line --index 2 '["test.bar",null,null,null,3,"failed",24103]'
+  assert_equal "${#lines[@]}" 3
+}
+
+@test "refresh: the summary counts failed refreshes per namespace" {
+  run analyze refresh --json "${FIX}/refresh-4.4-24104.derived.json.log"
+  run jq -r 'select(.record == "namespace") | [.namespace, .refreshes, .failed] | @tsv' <<<"$output"
+  assert_output "$(printf 'test.foo\t2\t0\ntest.bar\t1\t1')"
+}
+
+@test "refresh: JSON and text logs together keep one summary per namespace with its format" {
+  run --separate-stderr analyze refresh --json "${FIX}/refresh-5.0.json.log" "${FIX}/refresh-4.2-mongos.log"
+  run jq -r 'select(.record == "namespace") | [.namespace, .format, .maxMillis] | @tsv' <<<"$output"
+  assert_output "$(printf 'test.test2\tjson\t2442\nwukong.actions\ttext\t779')"
+}
+
+@test "--json output is JSON Lines: every line parses on its own" {
+  run --separate-stderr analyze refresh --json "${FIX}/refresh-4.2-mongos.log" "${FIX}/refresh-5.0.json.log"
+  assert_success
+  local n=0 line
+  for line in "${lines[@]}"; do
+    jq -e 'type == "object" and (.record | type == "string")' <<<"$line" >/dev/null
+    n=$((n + 1))
+  done
+  assert_equal "$n" 12
+}
+
+@test "cursors: cursorid 0 (no open cursor) is not aggregated as a cursor" {
+  # Seed 000 line 218 with its cursor id set to 0, as OpDebug would log an
+  # exhausted cursor if it logged one (curop.cpp logs cursorid when >= 0).
+  sed -n 2p "${FIX}/changestream-5.2.json.log" | sed 's/"cursorid":8620417026431980160/"cursorid":0/' \
+    >"${BATS_TEST_TMPDIR}/zero.log"
+  run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/zero.log"
+  assert_success
+  assert_equal "$output" ""
+  assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)"
+}
+
+@test "CRLF line endings (a log copied through Windows) give the same report" {
+  sed 's/$/\r/' "${FIX}/refresh-4.2-mongos.log" >"${BATS_TEST_TMPDIR}/crlf.log"
+  run analyze refresh "${FIX}/refresh-4.2-mongos.log"
+  local plain="$output"
+  run analyze refresh "${BATS_TEST_TMPDIR}/crlf.log"
+  assert_success
+  assert_output "$plain"
+}
