@@ -471,7 +471,7 @@ function createKeyStringDecoder(types) {
       const fraction = enc % 2 === 1;
       const intPart = Math.floor(enc / 2);
       if (!fraction) {
-        const value = negative ? -intPart : intPart;
+        const value = negative && intPart ? -intPart : intPart;
         return integerResult(type, value, null, at);
       }
       return readFraction(type, negative, BigInt(intPart), nBytes, at);

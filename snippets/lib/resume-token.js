@@ -137,7 +137,7 @@ module.exports = function resumeToken(shell) {
     }
     if (typeof data === 'string') {
       try {
-        return { bytes: hexToBytes(data), typeBits: holder ? typeBits || new Uint8Array(0) : null, legacy: false };
+        return { bytes: hexToBytes(data), typeBits, legacy: false };
       } catch (err) {
         throw shell.error(fn, `${label}${err.message} (at byte ${err.offset} of _data)`);
       }
@@ -145,7 +145,7 @@ module.exports = function resumeToken(shell) {
     const bin = binaryBytes(data);
     if (bin) {
       if (bin.length === 0) throw shell.error(fn, `${label}empty token: _data has no bytes (at byte 0 of _data)`);
-      return { bytes: bin, typeBits: holder ? typeBits || new Uint8Array(0) : null, legacy: true };
+      return { bytes: bin, typeBits, legacy: true };
     }
     throw shell.error(fn,
       `${label}wrong argument type: expected a hex string, {_data: <hex>, _typeBits?}, a change ` +
