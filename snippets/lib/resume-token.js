@@ -299,7 +299,7 @@ module.exports = function resumeToken(shell) {
     const y = parse(b, COMPARE, 'second token: ');
     const tx = x.result.timestamp;
     const ty = y.result.timestamp;
-    const byTime = sign(tx.high - ty.high) || sign((tx.low >>> 0) - (ty.low >>> 0));
+    const byTime = sign((tx.high >>> 0) - (ty.high >>> 0)) || sign((tx.low >>> 0) - (ty.low >>> 0));
     if (byTime) return byTime;
     // Same version and format: the KeyString bytes sort exactly as the server
     // sorts these tokens (that is what KeyString is for).
