@@ -405,8 +405,11 @@ function createKeyStringDecoder(types) {
     const cont = u64big(invert);
     const n = normalize34(d);
     const sum = n.coef + cont;
-    if (sum > D_MAX_COEF) fail('invalid decimal continuation (inexact sum)', at);
-    return { coef: sum, exp: n.exp };
+    if (sum <= D_MAX_COEF) return { coef: sum, exp: n.exp };
+    // A 35-digit sum is rounded back to 34 digits by the addition; the server
+    // accepts it only when that loses nothing (no kInexact flag).
+    if (sum % 10n !== 0n) fail('invalid decimal continuation (inexact sum)', at);
+    return { coef: sum / 10n, exp: n.exp + 1 };
   }
 
   // BID bits (high64, low64) of a non-negative finite decimal -> magnitude.

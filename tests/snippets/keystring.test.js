@@ -230,3 +230,29 @@ test('nesting deeper than BSONDepth allows is an error (toBsonValue depth check)
   const err = test.thrown(() => ksId('50', deep));
   assert.match(err.message, /^decodeResumeToken: nesting deeper than 200 levels \(at byte \d+ of _data\)$/);
 });
+
+test('Decimal128 on every _appendNumberDecimal path (vectors from tests/fixtures/keystring-decimal-vectors.py)', () => {
+  // value, KeyString bytes of the value, its type bits (kDecimal 11 + low 6
+  // exponent bits), and the encoder path the derivation took.
+  const vectors = [
+    ['0.1', '2AFEE6666666666666', '11011111'], // 15 digits
+    ['1.5', '2B0380000000000000', '11011111'], // exact double
+    ['1.00', '2B02', '11011110'], // exact double, precision from the exponent bits
+    ['123456789.123456789', '2E0EB79A2B1F9ADD0101C8CDBBEC47141E', '11010111'], // continuation, less
+    ['0.1000000000000000000000000000000001', '2AFEE66666666666670B8E3A78112E8157', '11111110'], // continuation, larger
+    ['3.141592653589793238462643383279503', '2B07243F6A8885A30101B314FA3FD986D5', '11111111'],
+    ['9007199254740993.5', '31400000000000030306F05B59D3B20000', '11011111'], // integer >= 2^53 with a fraction
+    ['12345678901234567890', '3307CAD52A633AC7C30100818478C88000', '11100000'], // large double + continuation
+    ['1E+400', '33B31E314DC6448D9338C15B0A00000000', '11110000'], // huge: the decimal's own bits
+    ['2.5E-100', '2AB682FEFA9DB1867B0659C09D0F76412B', '11111011'], // tiny double + continuation
+    ['1.234567890123456789012345678901234E-300', '2A6354E9FC383D12110072CA77FD55E88E', '11010011'],
+  ];
+  for (const [text, hex, bits] of vectors) {
+    const d = ksId('1E', hex, [...bits].map(Number));
+    assert.strictEqual(ksBsonType(d), 'Decimal128', text);
+    assert.strictEqual(d.toString(), Decimal128(text).toString(), text);
+  }
+  // Negative numbers are the same bytes inverted after the ctype (kNumericNegative*).
+  const neg = ksId('1E', '28' + '0119999999999998F471C587EED17EA8', [1, 1, 1, 1, 1, 1, 1, 0]);
+  assert.strictEqual(neg.toString(), '-0.1000000000000000000000000000000001');
+});
