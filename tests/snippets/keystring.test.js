@@ -246,6 +246,9 @@ test('Decimal128 on every _appendNumberDecimal path (vectors from tests/fixtures
     ['1E+400', '33B31E314DC6448D9338C15B0A00000000', '11110000'], // huge: the decimal's own bits
     ['2.5E-100', '2AB682FEFA9DB1867B0659C09D0F76412B', '11111011'], // tiny double + continuation
     ['1.234567890123456789012345678901234E-300', '2A6354E9FC383D12110072CA77FD55E88E', '11010011'],
+    ['1.5E-310', '2A5F3739A252B2812F01FEA186A05A4D71', '11101001'], // subnormal double range, scaled
+    ['4.9E-330', '2A2D6AF196B1E982849619D7B100000000', '11010101'], // below every double: own bits
+    ['1.234E-6000', '2A011E3CD7450BE3F39FA2D32880000000', '11101101'],
   ];
   for (const [text, hex, bits] of vectors) {
     const d = ksId('1E', hex, [...bits].map(Number));
