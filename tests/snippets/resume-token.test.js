@@ -255,3 +255,22 @@ test('help() prints usage with examples for both functions', () => {
   assert.match(text, /compareResumeTokens\(a, b\)/);
   assert.match(text, /tokens\.sort\(compareResumeTokens\)/);
 });
+
+test('agrees with the npm mongodb-resumetoken-decoder on every token both can read', () => {
+  // An independent implementation (a devDependency, used here and in bench/ only).
+  const npm = require(require.resolve('mongodb-resumetoken-decoder', { paths: [test.root] }));
+  const tokens = [RT_SEED_FIRST, ...RT_SEED_EVENTS.map(([, token]) => token), RT_V1_HWM, RT_V2_INSERT, RT_V1_DOUBLES];
+  for (const token of tokens) {
+    const ours = decodeResumeToken(token);
+    const theirs = npm.decodeResumeToken(token);
+    assert.strictEqual(ours.timestamp.toString(), theirs.timestamp.toString(), token);
+    for (const k of ['version', 'tokenType', 'txnOpIndex', 'fromInvalidate']) {
+      assert.strictEqual(ours[k], theirs[k], `${k} of ${token}`);
+    }
+    if (theirs.uuid) assert.strictEqual(ours.uuid.toString('hex'), theirs.uuid.toHexString().replace(/-/g, ''), token);
+    const key = ours.documentKey || (ours.eventIdentifier && ours.eventIdentifier.documentKey);
+    const theirKey = theirs.documentKey || (theirs.eventIdentifier && theirs.eventIdentifier.documentKey);
+    assert.strictEqual(Boolean(key), Boolean(theirKey), token);
+    if (key && key._id._bsontype === 'ObjectId') assert.strictEqual(key._id.toHexString(), theirKey._id.toHexString(), token);
+  }
+});
