@@ -2,7 +2,7 @@
 // KeyString V1, ascending ordering: the byte format of a change stream resume
 // token's `_data`. Decoding only; written from a reading of mongodb/mongo
 // src/mongo/db/storage/key_string/key_string.cpp (read at commit 02e608b5b456;
-// the same format lives in src/mongo/db/storage/key_string.cpp in 3.6-6.x) and
+// older servers keep the same format in src/mongo/db/storage/key_string.cpp) and
 // key_string.h. Function names in the comments below are the server's, so a
 // reviewer can check each rule against the function that writes the bytes.
 //
