@@ -18,7 +18,14 @@
     },
     print,
     bsonsize,
-    getDb: () => (typeof db === 'undefined' ? undefined : db),
+    // Under --nodb, reading `db` throws (SHAPI-10004) rather than being undefined.
+    getDb: () => {
+      try {
+        return typeof db === 'undefined' ? undefined : db;
+      } catch (err) {
+        return undefined;
+      }
+    },
   });
 
   // One module per concern; concerns.json lists the globals each defines.
