@@ -38,6 +38,23 @@ function makeServer(shell, ex) {
     return Boolean(hello && (hello.isWritablePrimary || hello.ismaster));
   }
 
+  // Server errors a user can act on, said in their terms; anything else is
+  // passed on as it is. Codes from src/mongo/base/error_codes.yml.
+  function serverError(fnName, err, maxTimeMS) {
+    if (!err || typeof err.message !== 'string') return err;
+    if (err.code === 13) {
+      return shell.error(fnName, `not allowed to read local.oplog.rs (${err.message}); it needs a role with find ` +
+        'on the local database, such as clusterManager, backup or readAnyDatabase');
+    }
+    if (/Unrecognized expression '\$bsonSize'/.test(err.message)) {
+      return shell.error(fnName, 'needs MongoDB 4.4 or newer: oplog sizes are computed on the server with $bsonSize');
+    }
+    if (err.code === 50 && maxTimeMS) {
+      return shell.error(fnName, `the server stopped at maxTimeMS (${maxTimeMS} ms); narrow since/until or raise maxTimeMS`);
+    }
+    return err;
+  }
+
   // ---- time arguments ------------------------------------------------------
 
   function tsSeconds(ts) {
@@ -127,7 +144,8 @@ function makeServer(shell, ex) {
   }
 
   // The ts range leads the $match so the server reads only that stretch of the
-  // oplog (ts is the oplog's record key); sizes come from $bsonSize (4.4+) so no
+  // oplog: ts is the oplog's record key, and from 4.4 a top-level $gte/$gt on ts
+  // starts the scan there without the oplogReplay flag (SERVER-36186); sizes come from $bsonSize (4.4+) so no
   // entry leaves the server, only per-group figures and the top `limit`.
   function sizePipeline(p) {
     const match = { ts: p.until ? { $gte: p.since, $lte: p.until } : { $gte: p.since } };
@@ -293,7 +311,9 @@ function makeServer(shell, ex) {
   function windowLines(x) {
     const lines = [
       `oplog window ${x.windowHours} h (${x.windowSeconds} s): ${x.first.wall.toISOString()} to ${x.last.wall.toISOString()}`,
-      `  used ${fmt(x.usedBytes)} of ${fmt(x.maxBytes)} configured (${x.maxBytes ? ((100 * x.usedBytes) / x.maxBytes).toFixed(1) : '?'}%), ${fmt(x.storageBytes)} on disk, ${x.entries} entries`,
+      x.maxBytes ?
+        `  used ${fmt(x.usedBytes)} of ${fmt(x.maxBytes)} configured (${((100 * x.usedBytes) / x.maxBytes).toFixed(1)}%), ${fmt(x.storageBytes)} on disk, ${x.entries} entries` :
+        `  used ${fmt(x.usedBytes)} (the server reported no configured size), ${fmt(x.storageBytes)} on disk, ${x.entries} entries`,
     ];
     if (x.bytesPerHour !== undefined) lines.push(`  write rate ${fmt(x.bytesPerHour)}/h`);
     if (x.projectedWindowHours !== undefined) {
@@ -403,7 +423,7 @@ function makeServer(shell, ex) {
   }
 
   return {
-    noOplogReason, isPrimary, parseTime, parseSizeFilter, checkMaxTime, sizePipeline, shapeSizeResult,
+    noOplogReason, isPrimary, serverError, parseTime, parseSizeFilter, checkMaxTime, sizePipeline, shapeSizeResult,
     sessionPipeline, othersPipeline, shapeRunResult, shapeWindow, tokenPosition, scanSlices, scanPipeline,
     addScan, resumeAdvice, shapeResume, tsSeconds, tsIncrement, tsDate, compareTs, makeTs,
   };

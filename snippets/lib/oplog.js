@@ -6,6 +6,7 @@
 
 const SCAN_SLICES = 20;
 const PROGRESS_EVERY_MS = 2000;
+// Server error codes (src/mongo/base/error_codes.yml).
 const MAX_TIME_EXPIRED = 50;
 const COMMAND_NOT_FOUND = 59;
 
@@ -31,23 +32,32 @@ function makeOplog(shell) {
     return { db, hello: h, oplog: db.getSiblingDB('local').getCollection('oplog.rs') };
   }
 
-  async function aggregate(coll, pipeline, options) {
-    const cursor = await coll.aggregate(pipeline, options || {});
-    return cursor.toArray();
+  async function aggregate(fnName, coll, pipeline, options) {
+    try {
+      const cursor = await coll.aggregate(pipeline, options || {});
+      return await cursor.toArray();
+    } catch (err) {
+      throw sv.serverError(fnName, err, options && options.maxTimeMS);
+    }
   }
 
   // The oldest (dir 1) or newest (dir -1) entry's ts and wall: natural order is
   // insertion order in the capped oplog, so this reads one record.
-  async function edgeEntry(oplog, dir) {
-    const cursor = await oplog.find({}, { ts: 1, wall: 1 });
-    const docs = await cursor.sort({ $natural: dir }).limit(1).toArray();
+  async function edgeEntry(fnName, oplog, dir) {
+    let docs;
+    try {
+      const cursor = await oplog.find({}, { ts: 1, wall: 1 });
+      docs = await cursor.sort({ $natural: dir }).limit(1).toArray();
+    } catch (err) {
+      throw sv.serverError(fnName, err);
+    }
     const d = docs[0];
     if (!d) return null;
     return { ts: d.ts, wall: ex.isDate(d.wall) ? d.wall : sv.tsDate(d.ts) };
   }
 
   async function oplogEdges(fnName, oplog) {
-    const [first, last] = await Promise.all([edgeEntry(oplog, 1), edgeEntry(oplog, -1)]);
+    const [first, last] = await Promise.all([edgeEntry(fnName, oplog, 1), edgeEntry(fnName, oplog, -1)]);
     if (!first || !last) throw shell.error(fnName, 'local.oplog.rs is empty: nothing has been written on this replica set yet');
     return { first, last };
   }
@@ -87,7 +97,7 @@ explainOplogEntry(entry)
     const { oplog } = await oplogMember(SIZE);
     const { last } = await oplogEdges(SIZE, oplog);
     const p = sv.parseSizeFilter(SIZE, filter, last.ts);
-    const [doc] = await aggregate(oplog, sv.sizePipeline(p), { maxTimeMS: p.maxTimeMS });
+    const [doc] = await aggregate(SIZE, oplog, sv.sizePipeline(p), { maxTimeMS: p.maxTimeMS });
     return sv.shapeSizeResult(doc, p);
   });
 
@@ -115,8 +125,8 @@ explainOplogEntry(entry)
     }
     const { last: after } = await oplogEdges(SIZE, oplog);
     const [docs, others] = await Promise.all([
-      aggregate(oplog, sv.sessionPipeline(lsidId, before.ts), { maxTimeMS: 60000 }),
-      aggregate(oplog, sv.othersPipeline(lsidId, before.ts, after.ts), { maxTimeMS: 60000 }),
+      aggregate(SIZE, oplog, sv.sessionPipeline(lsidId, before.ts), { maxTimeMS: 60000 }),
+      aggregate(SIZE, oplog, sv.othersPipeline(lsidId, before.ts, after.ts), { maxTimeMS: 60000 }),
     ]);
     return sv.shapeRunResult(SIZE, docs, others, returned);
   });
@@ -174,7 +184,7 @@ oplogEntrySize(x)
     const { oplog } = await oplogMember('oplogWindow');
     const [{ first, last }, stats] = await Promise.all([
       oplogEdges('oplogWindow', oplog),
-      aggregate(oplog, [{ $collStats: { storageStats: {} } }]),
+      aggregate('oplogWindow', oplog, [{ $collStats: { storageStats: {} } }]),
     ]);
     return sv.shapeWindow(first, last, (stats[0] && stats[0].storageStats) || {});
   }), `
@@ -231,11 +241,13 @@ oplogWindow()
       const lower = slices[k].ts.$gte;
       if (remaining <= 0) { stoppedAt = lower; break; }
       try {
-        const [doc] = await aggregate(oplog, sv.scanPipeline(slices[k], uuid), { maxTimeMS: remaining });
+        const cursor = await oplog.aggregate(sv.scanPipeline(slices[k], uuid), { maxTimeMS: remaining });
+        const [doc] = await cursor.toArray();
         sv.addScan(total, doc);
       } catch (err) {
+        // Out of time: what was counted so far is a lower bound.
         if (err && err.code === MAX_TIME_EXPIRED) { stoppedAt = lower; break; }
-        throw err;
+        throw sv.serverError(RESUME, err);
       }
       if (Date.now() - shown >= PROGRESS_EVERY_MS && k + 1 < slices.length) {
         shown = Date.now();

@@ -636,6 +636,30 @@ test('isMaster of a 4.2 primary (ismaster) counts as primary', () => {
   assert.strictEqual(sv.isPrimary({ setName: 'rs0', ismaster: true }), true);
 });
 
+test('server error: not authorized to read the oplog names the roles that can', () => {
+  const { sv } = oplogT();
+  const err = sv.serverError('oplogWindow', { code: 13, codeName: 'Unauthorized', message: 'not authorized on local to execute command { find: "oplog.rs" }' });
+  assert.match(err.message, /^oplogWindow: not allowed to read local\.oplog\.rs \(not authorized on local .*\); it needs a role with find on the local database/);
+});
+
+test('server error: $bsonSize unknown (before 4.4) asks for 4.4', () => {
+  const { sv } = oplogT();
+  const err = sv.serverError('oplogEntrySize', { code: 168, codeName: 'InvalidPipelineOperator', message: "Invalid $project :: caused by :: Unrecognized expression '$bsonSize'" });
+  assert.strictEqual(err.message, 'oplogEntrySize: needs MongoDB 4.4 or newer: oplog sizes are computed on the server with $bsonSize');
+});
+
+test('server error: maxTimeMS expired says how to get an answer', () => {
+  const { sv } = oplogT();
+  const err = sv.serverError('oplogEntrySize', { code: 50, codeName: 'MaxTimeMSExpired', message: 'operation exceeded time limit' }, 60000);
+  assert.match(err.message, /^oplogEntrySize: the server stopped at maxTimeMS \(60000 ms\); narrow since\/until or raise maxTimeMS$/);
+});
+
+test('server error: anything else is passed on unchanged', () => {
+  const { sv } = oplogT();
+  const original = { code: 11600, codeName: 'InterruptedAtShutdown', message: 'interrupted at shutdown' };
+  assert.strictEqual(sv.serverError('oplogWindow', original), original);
+});
+
 test('oplogWindow() without a connection says so', () => {
   assert.match(test.thrown(() => oplogWindow()).message, /^oplogWindow: needs a connected shell/);
 });
@@ -656,6 +680,14 @@ test('window: length, sizes and rate from the edges and $collStats storageStats'
   assert.strictEqual(w.bytesPerHour, 268435456);
   assert.strictEqual(w.projectedWindowHours, 4);
   assert.match(oplogTInspect(w), /^oplog window 2 h \(7200 s\): 2023-11-14T22:13:20\.123Z to /);
+});
+
+test('window: no configured size reported is said, not shown as 0 B', () => {
+  const { sv } = oplogT();
+  const w = sv.shapeWindow({ ts: Timestamp({ t: 0, i: 1 }) }, { ts: Timestamp({ t: 100, i: 1 }) }, { size: 8192, storageSize: 4096, count: 2 });
+  assert.strictEqual(w.maxBytes, 0);
+  assert.strictEqual(w.projectedWindowHours, undefined);
+  assert.match(oplogTInspect(w), /used 8\.00 KB \(the server reported no configured size\)/);
 });
 
 test('window: a full oplog projects nothing', () => {
