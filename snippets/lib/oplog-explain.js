@@ -62,10 +62,12 @@ function makeExplain(shell) {
 
   // Every array held whole inside a written value: a value written into the
   // entry carries its arrays in full, however deep.
-  function wholeArrays(path, name, value, out) {
+  // `bytes`: the element's size when the caller has it already (sizing is the
+  // costly part on multi-megabyte entries).
+  function wholeArrays(path, name, value, out, bytes) {
     if (Array.isArray(value)) {
       out.push({ path, action: 'replace', elements: value.length, length: value.length,
-        bytes: elementBytes(name, value) });
+        bytes: bytes === undefined ? elementBytes(name, value) : bytes });
       return;
     }
     if (isDocument(value)) {
@@ -104,8 +106,9 @@ function makeExplain(shell) {
         }
         for (const field of Object.keys(value)) {
           const path = join(prefix, field);
-          ctx.paths.push({ path, change: sections[key], bytes: elementBytes(field, value[field]) });
-          if (key === 'u' || key === 'i') wholeArrays(path, field, value[field], ctx.arrays);
+          const bytes = elementBytes(field, value[field]);
+          ctx.paths.push({ path, change: sections[key], bytes });
+          if (key === 'u' || key === 'i') wholeArrays(path, field, value[field], ctx.arrays, bytes);
         }
       } else if (key.length > 1 && key[0] === 's') {
         walkSubDiff(fnName, ctx, join(prefix, key.slice(1)), key, value);
@@ -137,8 +140,9 @@ function makeExplain(shell) {
       const elementPath = `${path}.${m[2]}`;
       entry.elements++;
       if (m[1] === 'u') {
-        ctx.paths.push({ path: elementPath, change: 'update', bytes: elementBytes(k, value) });
-        wholeArrays(elementPath, k, value, ctx.arrays);
+        const bytes = elementBytes(k, value);
+        ctx.paths.push({ path: elementPath, change: 'update', bytes });
+        wholeArrays(elementPath, k, value, ctx.arrays, bytes);
       } else {
         walkSubDiff(fnName, ctx, elementPath, k, value);
       }
@@ -180,7 +184,7 @@ function makeExplain(shell) {
           entry.elements++;
           entry.bytes += bytes;
         }
-        if (change === 'set') wholeArrays(path, path, fields[path], ctx.arrays);
+        if (change === 'set') wholeArrays(path, path, fields[path], ctx.arrays, bytes);
       }
     }
   }
@@ -238,8 +242,9 @@ function makeExplain(shell) {
       case 'i':
         out.format = 'document';
         for (const f of Object.keys(entry.o)) {
-          ctx.paths.push({ path: f, change: 'insert', bytes: elementBytes(f, entry.o[f]) });
-          wholeArrays(f, f, entry.o[f], ctx.arrays);
+          const bytes = elementBytes(f, entry.o[f]);
+          ctx.paths.push({ path: f, change: 'insert', bytes });
+          wholeArrays(f, f, entry.o[f], ctx.arrays, bytes);
         }
         break;
       case 'u':
@@ -250,8 +255,9 @@ function makeExplain(shell) {
           walkV1(fnName, ctx, entry.o);
         } else {
           for (const f of Object.keys(entry.o)) {
-            ctx.paths.push({ path: f, change: 'replace', bytes: elementBytes(f, entry.o[f]) });
-            wholeArrays(f, f, entry.o[f], ctx.arrays);
+            const bytes = elementBytes(f, entry.o[f]);
+            ctx.paths.push({ path: f, change: 'replace', bytes });
+            wholeArrays(f, f, entry.o[f], ctx.arrays, bytes);
           }
         }
         break;
@@ -264,7 +270,7 @@ function makeExplain(shell) {
         break;
       case 'c': {
         const command = Object.keys(entry.o)[0];
-        out.command = command;
+        if (command !== undefined) out.command = command;
         if (command === 'applyOps') {
           out.format = 'applyOps';
           explainApplyOps(fnName, entry, out, depth);
@@ -367,12 +373,17 @@ function makeExplain(shell) {
     return out;
   }
 
-  // bytes = bsonsize(entry) = 5 (length and closing NUL) + the sum of the breakdown.
+  // bytes = bsonsize(entry): a BSON document is its 4-byte length, its
+  // elements and a closing NUL, so 5 + the breakdown (one sizing pass, not two).
   function size(fnName, entry) {
     checkEntry(fnName, entry);
     const breakdown = {};
-    for (const f of Object.keys(entry)) breakdown[f] = elementBytes(f, entry[f]);
-    const out = { bytes: shell.bsonsize(entry), breakdown };
+    let bytes = 5;
+    for (const f of Object.keys(entry)) {
+      breakdown[f] = elementBytes(f, entry[f]);
+      bytes += breakdown[f];
+    }
+    const out = { bytes, breakdown };
     return withInspect(out, (x) => {
       const parts = Object.entries(x.breakdown).sort((a, b) => b[1] - a[1])
         .map(([f, b]) => `${f} ${fmt(b)} (${((100 * b) / x.bytes).toFixed(1)}%)`);
