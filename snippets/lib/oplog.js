@@ -6,6 +6,8 @@
 
 const SCAN_SLICES = 20;
 const PROGRESS_EVERY_MS = 2000;
+const VISIBILITY_RETRIES = 10;
+const VISIBILITY_WAIT_MS = 100;
 // Server error codes (src/mongo/base/error_codes.yml).
 const MAX_TIME_EXPIRED = 50;
 const COMMAND_NOT_FOUND = 59;
@@ -118,16 +120,25 @@ explainOplogEntry(entry)
     const session = db.getMongo().startSession();
     const lsidId = session.id.id;
     let returned;
+    let opTime;
     try {
       returned = await fn(session.getDatabase(db.getName()), session);
+      opTime = session.getOperationTime();
     } finally {
       await session.endSession();
     }
+    // Forward oplog reads stop at the visibility point (no holes behind it),
+    // which can trail an acknowledged write for a moment under concurrent
+    // load: look again, briefly, until the session's last operation shows.
+    let docs;
+    for (let attempt = 0; ; attempt++) {
+      docs = await aggregate(SIZE, oplog, sv.sessionPipeline(lsidId, before.ts), { maxTimeMS: 60000 });
+      const newest = docs.length ? docs[docs.length - 1].ts : before.ts;
+      if (!opTime || sv.compareTs(newest, opTime) >= 0 || attempt >= VISIBILITY_RETRIES) break;
+      await new Promise((resolve) => setTimeout(resolve, VISIBILITY_WAIT_MS));
+    }
     const { last: after } = await oplogEdges(SIZE, oplog);
-    const [docs, others] = await Promise.all([
-      aggregate(SIZE, oplog, sv.sessionPipeline(lsidId, before.ts), { maxTimeMS: 60000 }),
-      aggregate(SIZE, oplog, sv.othersPipeline(lsidId, before.ts, after.ts), { maxTimeMS: 60000 }),
-    ]);
+    const others = await aggregate(SIZE, oplog, sv.othersPipeline(lsidId, before.ts, after.ts), { maxTimeMS: 60000 });
     return sv.shapeRunResult(SIZE, docs, others, returned);
   });
 
@@ -279,7 +290,8 @@ oplogWindow()
   }), `
 changeStreamResumeCheck(token, {maxTimeMS})
   Can a change stream still resume from this token, and how much oplog must the
-  resume read? Run on a replica set member (a secondary is fine).
+  resume read? Run on a replica set member (a secondary is fine); on a sharded
+  cluster, run it on a member of each shard: each shard's oplog is read.
     token      a resume token (hex string, {_data}, a change event) as
                decodeResumeToken accepts, or a Timestamp (clusterTime)
     maxTimeMS  time budget for the server-side scan (default 30000); past it

@@ -103,6 +103,16 @@ test('$push $each with a trimming $slice, $v:1: $set of the whole nested array (
   oplogTEqual(x.arrays.map((a) => [a.path, a.action, a.elements]), [['a.b', 'replace', 2]]);
 });
 
+test('$push with $position before the end, $v:2: the whole array (push_node_test.cpp ApplyToPopulatedArrayWithNegativePosition)', () => {
+  const x = explainOplogEntry(oplogTUpdate({ $v: 2, diff: { u: { a: [0, 1, 2, 5, 3, 4] } } }));
+  oplogTEqual(x.arrays.map((a) => [a.path, a.action, a.elements]), [['a', 'replace', 6]]);
+});
+
+test('$push with $position past the end, $v:2: still an element write (push_node_test.cpp ApplyToSingletonArrayWithLargePosition)', () => {
+  const x = explainOplogEntry(oplogTUpdate({ $v: 2, diff: { sa: { a: true, u1: 1 } } }));
+  oplogTEqual(x.arrays.map((a) => [a.path, a.action, a.elements]), [['a', 'elements', 1]]);
+});
+
 test('$pop, $v:2: the whole remaining array (pop_node_test.cpp PopsFromTheBackOfMultiElementArray)', () => {
   const x = explainOplogEntry(oplogTUpdate({ $v: 2, diff: { sa: { u: { b: [1, 2] } } } }));
   oplogTEqual(x.arrays.map((a) => [a.path, a.action, a.elements]), [['a.b', 'replace', 2]]);
