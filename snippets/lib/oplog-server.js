@@ -250,6 +250,14 @@ function makeServer(shell, ex) {
     ];
   }
 
+  // Whether the session's entries read so far reach its last operation time
+  // (docs in oplog order). No operation time (no causal session): nothing to wait for.
+  function sessionCaughtUp(docs, before, opTime) {
+    if (!opTime) return true;
+    const newest = docs.length ? docs[docs.length - 1].ts : before;
+    return compareTs(newest, opTime) >= 0;
+  }
+
   function shapeRunResult(fnName, docs, others, returned) {
     const entries = docs.map((d) => {
       const bytes = num(d._dbaLabBytes);
@@ -424,7 +432,7 @@ function makeServer(shell, ex) {
 
   return {
     noOplogReason, isPrimary, serverError, parseTime, parseSizeFilter, checkMaxTime, sizePipeline, shapeSizeResult,
-    sessionPipeline, othersPipeline, shapeRunResult, shapeWindow, tokenPosition, scanSlices, scanPipeline,
+    sessionPipeline, othersPipeline, sessionCaughtUp, shapeRunResult, shapeWindow, tokenPosition, scanSlices, scanPipeline,
     addScan, resumeAdvice, shapeResume, tsSeconds, tsIncrement, tsDate, compareTs, makeTs,
   };
 }

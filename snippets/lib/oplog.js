@@ -133,8 +133,7 @@ explainOplogEntry(entry)
     let docs;
     for (let attempt = 0; ; attempt++) {
       docs = await aggregate(SIZE, oplog, sv.sessionPipeline(lsidId, before.ts), { maxTimeMS: 60000 });
-      const newest = docs.length ? docs[docs.length - 1].ts : before.ts;
-      if (!opTime || sv.compareTs(newest, opTime) >= 0 || attempt >= VISIBILITY_RETRIES) break;
+      if (sv.sessionCaughtUp(docs, before.ts, opTime) || attempt >= VISIBILITY_RETRIES) break;
       await new Promise((resolve) => setTimeout(resolve, VISIBILITY_WAIT_MS));
     }
     const { last: after } = await oplogEdges(SIZE, oplog);

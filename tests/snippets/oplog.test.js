@@ -599,6 +599,16 @@ test('function form: entries are those after the start with this session lsid.id
   assert.strictEqual(m['lsid.id'], id);
 });
 
+test('function form: the read has caught up once the newest session entry reaches the session operation time', () => {
+  const { sv } = oplogT();
+  const before = Timestamp({ t: 100, i: 1 });
+  const opTime = Timestamp({ t: 101, i: 2 });
+  assert.strictEqual(sv.sessionCaughtUp([{ ts: Timestamp({ t: 101, i: 1 }) }, { ts: Timestamp({ t: 101, i: 2 }) }], before, opTime), true);
+  assert.strictEqual(sv.sessionCaughtUp([{ ts: Timestamp({ t: 101, i: 1 }) }], before, opTime), false);
+  assert.strictEqual(sv.sessionCaughtUp([], before, opTime), false);
+  assert.strictEqual(sv.sessionCaughtUp([], before, undefined), true);
+});
+
 test('function form: server sizes are kept, the helper field is stripped and each entry explained', () => {
   const { sv } = oplogT();
   const e = oplogTUpdate({ $v: 2, diff: { sa: { a: true, u1: 1 } } });
