@@ -14,7 +14,8 @@
 
 const KNOWN_OPS = {
   i: 'insert', u: 'update', d: 'delete', c: 'command', n: 'noop',
-  // Container writes, newer than 8.0 (src/mongo/db/repl/apply_ops_command_info_test.cpp).
+  // Container writes, seen only on the server's development branch
+  // (src/mongo/db/repl/apply_ops_command_info_test.cpp); not broken down here.
   ci: 'container insert', cu: 'container update', cd: 'container delete',
 };
 const MAX_APPLYOPS_DEPTH = 8;
@@ -285,7 +286,7 @@ function makeExplain(shell) {
       }
       default:
         out.format = 'container';
-        out.message = 'container writes (newer than 8.0) are not broken down by this helper';
+        out.message = 'container writes (op ci, cu, cd) are not broken down by this helper';
     }
     return out;
   }
