@@ -39,7 +39,7 @@ function makeShell(ctx) {
     // it were synchronous, and any failure that is not already ours is
     // reported under the public function's name.
     async(fnName, impl) {
-      return function (...args) {
+      const wrapper = function (...args) {
         const p = impl.apply(this, args).catch((err) => {
           if (err && typeof err.message === 'string' && !err.message.startsWith(`${fnName}:`)) {
             err.message = `${fnName}: ${err.message}`;
@@ -49,6 +49,9 @@ function makeShell(ctx) {
         Object.defineProperty(p, SYNTHETIC, { value: true });
         return p;
       };
+      // Named after the public function, so the shell prints it by name.
+      Object.defineProperty(wrapper, 'name', { value: fnName });
+      return wrapper;
     },
 
     // Attach `fn.help()`: prints the usage text and returns nothing, as the

@@ -1,0 +1,319 @@
+'use strict';
+// Oplog concern: explainOplogEntry, oplogEntrySize, oplogWindow,
+// changeStreamResumeCheck. Reading entries is pure (oplog-explain.js); the
+// server-side queries and the shaping of their answers live in oplog-server.js;
+// this file does the round trips.
+
+const SCAN_SLICES = 20;
+const PROGRESS_EVERY_MS = 2000;
+const VISIBILITY_RETRIES = 10;
+const VISIBILITY_WAIT_MS = 100;
+// Server error codes (src/mongo/base/error_codes.yml).
+const MAX_TIME_EXPIRED = 50;
+const COMMAND_NOT_FOUND = 59;
+
+function makeOplog(shell) {
+  const ex = require('./oplog-explain.js')(shell);
+  const sv = require('./oplog-server.js')(shell, ex);
+
+  async function hello(db) {
+    try {
+      return await db.adminCommand({ hello: 1 });
+    } catch (err) {
+      // hello arrived in 4.4.2 (and 4.2.10, 4.0.21); older servers know isMaster.
+      if (err && err.code === COMMAND_NOT_FOUND) return db.adminCommand({ isMaster: 1 });
+      throw err;
+    }
+  }
+
+  async function oplogMember(fnName) {
+    const db = shell.db(fnName);
+    const h = await hello(db);
+    const reason = sv.noOplogReason(h);
+    if (reason) throw shell.error(fnName, `needs a replica set member; ${reason}`);
+    return { db, hello: h, oplog: db.getSiblingDB('local').getCollection('oplog.rs') };
+  }
+
+  async function aggregate(fnName, coll, pipeline, options) {
+    try {
+      const cursor = await coll.aggregate(pipeline, options || {});
+      return await cursor.toArray();
+    } catch (err) {
+      throw sv.serverError(fnName, err, options && options.maxTimeMS);
+    }
+  }
+
+  // The oldest (dir 1) or newest (dir -1) entry's ts and wall: natural order is
+  // insertion order in the capped oplog, so this reads one record.
+  async function edgeEntry(fnName, oplog, dir) {
+    let docs;
+    try {
+      const cursor = await oplog.find({}, { ts: 1, wall: 1 });
+      docs = await cursor.sort({ $natural: dir }).limit(1).toArray();
+    } catch (err) {
+      throw sv.serverError(fnName, err);
+    }
+    const d = docs[0];
+    if (!d) return null;
+    return { ts: d.ts, wall: ex.isDate(d.wall) ? d.wall : sv.tsDate(d.ts) };
+  }
+
+  async function oplogEdges(fnName, oplog) {
+    const [first, last] = await Promise.all([edgeEntry(fnName, oplog, 1), edgeEntry(fnName, oplog, -1)]);
+    if (!first || !last) throw shell.error(fnName, 'local.oplog.rs is empty: nothing has been written on this replica set yet');
+    return { first, last };
+  }
+
+  // ---- explainOplogEntry ---------------------------------------------------
+
+  const explainOplogEntry = shell.withHelp(function explainOplogEntry(entry) {
+    return ex.explain('explainOplogEntry', entry);
+  }, `
+explainOplogEntry(entry)
+  What one oplog entry writes, and where its bytes go. Works offline on any entry
+  document: insert (i), update (u), delete (d), noop (n), command (c) and applyOps
+  (transactions, batched writes: each inner op is explained in ops[]).
+  Updates: $v:1 ($set/$unset, 3.6-4.4), $v:2 diffs (5.0+: u, i, d, b, s<field>,
+  array diffs with a, u<i>, s<i>, l) and replacement documents.
+
+  Returns {op, ns, format, bytes, paths: [{path, change, bytes}],
+           arrays: [{path, action, elements, bytes}], documentKey?, ops?, ...}
+    bytes     bsonsize(entry)
+    action    replace  - the whole array is in the entry (set, inserted or replaced)
+              elements - positional element writes only (e.g. a plain $push)
+              resize   - a length change ('l') with no whole-array write
+    Paths are dotted (data.readings). In $v:1 a numeric path part is read as an
+    array index ($v:1 does not say). The shell prints a short summary.
+
+  Example:
+    explainOplogEntry(db.getSiblingDB('local').oplog.rs.find({op: 'u'}).sort({$natural: -1}).limit(1).next())
+    // update test.sensors · $v:2 format · 98 KB
+    //   readings: whole array rewritten, 1200 elements, 98 KB
+`);
+
+  // ---- oplogEntrySize ----------------------------------------------------
+
+  const SIZE = 'oplogEntrySize';
+
+  const sizeOfFilter = shell.async(SIZE, async (filter) => {
+    const { oplog } = await oplogMember(SIZE);
+    const { last } = await oplogEdges(SIZE, oplog);
+    const p = sv.parseSizeFilter(SIZE, filter, last.ts);
+    const [doc] = await aggregate(SIZE, oplog, sv.sizePipeline(p), { maxTimeMS: p.maxTimeMS });
+    return sv.shapeSizeResult(doc, p);
+  });
+
+  const sizeOfRun = shell.async(SIZE, async (fn) => {
+    if (fn.length < 1) {
+      throw shell.error(SIZE, 'the function must take the database to write through as its first parameter, ' +
+        'e.g. oplogEntrySize(db => db.coll.updateOne({_id: 1}, {$push: {a: 1}})): only writes made through ' +
+        'that session carry an lsid that tells them from other clients\' writes');
+    }
+    const { db, hello: h, oplog } = await oplogMember(SIZE);
+    if (!sv.isPrimary(h)) {
+      throw shell.error(SIZE, `runs the function's writes, so it needs the primary; this member is ` +
+        `${h.secondary ? 'a secondary' : 'not writable'}${h.primary ? ` (the primary is ${h.primary})` : ''}`);
+    }
+    const { last: before } = await oplogEdges(SIZE, oplog);
+    // An explicit session: its lsid is fixed for its whole life, and its
+    // retryable writes and transactions log it in each entry.
+    const session = db.getMongo().startSession();
+    const lsidId = session.id.id;
+    let returned;
+    let opTime;
+    try {
+      returned = await fn(session.getDatabase(db.getName()), session);
+      opTime = session.getOperationTime();
+    } finally {
+      await session.endSession();
+    }
+    // Forward oplog reads stop at the visibility point (no holes behind it),
+    // which can trail an acknowledged write for a moment under concurrent
+    // load: look again, briefly, until the session's last operation shows.
+    let docs;
+    for (let attempt = 0; ; attempt++) {
+      docs = await aggregate(SIZE, oplog, sv.sessionPipeline(lsidId, before.ts), { maxTimeMS: 60000 });
+      if (sv.sessionCaughtUp(docs, before.ts, opTime) || attempt >= VISIBILITY_RETRIES) break;
+      await new Promise((resolve) => setTimeout(resolve, VISIBILITY_WAIT_MS));
+    }
+    const { last: after } = await oplogEdges(SIZE, oplog);
+    const others = await aggregate(SIZE, oplog, sv.othersPipeline(lsidId, before.ts, after.ts), { maxTimeMS: 60000 });
+    return sv.shapeRunResult(SIZE, docs, others, returned);
+  });
+
+  const oplogEntrySize = shell.withHelp(function oplogEntrySize(x) {
+    if (typeof x === 'function') return sizeOfRun(x);
+    if (ex.isDocument(x) && x.o !== undefined) return ex.size(SIZE, x);
+    if (ex.isDocument(x)) {
+      // Refuse a bad filter before any round trip; durations are resolved
+      // against the newest entry once the server is asked.
+      sv.parseSizeFilter(SIZE, x, sv.makeTs(Math.floor(Date.now() / 1000), 0));
+      return sizeOfFilter(x);
+    }
+    throw shell.error(SIZE, `expected an oplog entry, a function that writes, or a filter {ns, op, since, until, limit}; got ${ex.describe(x)}`);
+  }, `
+oplogEntrySize(x)
+  How many oplog bytes writes cost. Three forms:
+
+  oplogEntrySize(entry)
+    entry: an oplog entry document. Offline.
+    Returns {bytes, breakdown}: bytes = bsonsize(entry); breakdown = bytes per
+    top-level field (o, o2, ts, ...), summing to bytes - 5.
+
+  oplogEntrySize(function (db, session) { ... })
+    Runs the function on the primary in a new session and returns the entries
+    its writes produced: {entries: [{ts, op, ns, bytes, explanation}], count,
+    bytes, otherEntries}. Write through the db (or session) it is given: only
+    those writes carry this session's lsid. Single-document writes (retryable)
+    and transactions are logged with lsid; updateMany/deleteMany are not, and
+    show up in otherEntries with everyone else's writes of that time span.
+
+  oplogEntrySize({ns, op, since, until, limit, maxTimeMS})
+    Oplog bytes per namespace and op, computed on the server ($bsonSize, 4.4+):
+    no entry is sent to the shell. Returns {entries, bytes, avgBytes,
+    byNamespace: [{ns, op, count, bytes, avgBytes, maxBytes}], largest: [...]}.
+      ns       'db.coll', 'db' (every collection of it) or a RegExp; also
+               matches ops inside applyOps
+      op       'i' 'u' 'd' 'c' 'n' (or insert, update, ...), or a list of them
+      since    Timestamp, Date, ISO string or a duration before the newest
+               entry: '30m', '2h', '1d' (default '1h')
+      until    same forms (default: up to the newest entry)
+      limit    how many of the largest entries to list (default 10)
+      maxTimeMS server time limit (default 60000)
+
+  Examples:
+    oplogEntrySize(db.getSiblingDB('local').oplog.rs.findOne({op: 'u'}))
+    oplogEntrySize(db => db.sensors.updateOne({_id: 1}, {$push: {r: {$each: [1], $slice: -1000}}}))
+    oplogEntrySize({ns: 'test.sensors', since: '2h'})
+`);
+
+  // ---- oplogWindow -----------------------------------------------------------
+
+  const oplogWindow = shell.withHelp(shell.async('oplogWindow', async (...args) => {
+    if (args.length) throw shell.error('oplogWindow', 'takes no arguments');
+    const { oplog } = await oplogMember('oplogWindow');
+    const [{ first, last }, stats] = await Promise.all([
+      oplogEdges('oplogWindow', oplog),
+      aggregate('oplogWindow', oplog, [{ $collStats: { storageStats: {} } }]),
+    ]);
+    return sv.shapeWindow(first, last, (stats[0] && stats[0].storageStats) || {});
+  }), `
+oplogWindow()
+  The oplog's time window and size on the connected replica set member, as data
+  (rs.printReplicationInfo() prints the same, without returning it).
+
+  Returns {first: {ts, wall}, last: {ts, wall}, windowSeconds, windowHours,
+           usedBytes, maxBytes, storageBytes, entries, full, bytesPerHour?,
+           projectedWindowHours?}
+    maxBytes     the configured size; the server may keep more (majority
+                 commit point, oplogMinRetentionHours)
+    full         used >= 95% of maxBytes
+    projectedWindowHours  while not full: the window a full oplog would hold
+                 at the average write rate so far
+
+  Example:
+    oplogWindow().windowHours
+`);
+
+  // ---- changeStreamResumeCheck ---------------------------------------------
+
+  const RESUME = 'changeStreamResumeCheck';
+
+  // decodeResumeToken lives in its own concern; loaded here, on first use, so
+  // this module loads even where that file is absent.
+  function decode(token) {
+    if (token && token._bsontype === 'Timestamp') return { timestamp: token };
+    let decoder;
+    try {
+      decoder = require('./resume-token.js');
+    } catch (err) {
+      if (err && err.code === 'MODULE_NOT_FOUND' && /resume-token/.test(err.message)) {
+        throw shell.error(RESUME, 'needs decodeResumeToken (snippets/lib/resume-token.js), which this installation ' +
+          'lacks; pass the token\'s clusterTime as a Timestamp instead');
+      }
+      throw err;
+    }
+    const decoded = decoder(shell).decodeResumeToken(token);
+    if (!decoded || !decoded.timestamp || decoded.timestamp._bsontype !== 'Timestamp') {
+      throw shell.error(RESUME, 'the decoded token has no timestamp');
+    }
+    return decoded;
+  }
+
+  async function scan(oplog, from, to, uuid, budgetMs) {
+    const slices = sv.scanSlices(from, to, SCAN_SLICES);
+    const total = { entries: 0, bytes: 0 };
+    const started = Date.now();
+    let shown = started;
+    let stoppedAt = null;
+    for (let k = 0; k < slices.length; k++) {
+      const remaining = budgetMs - (Date.now() - started);
+      const lower = slices[k].ts.$gte;
+      if (remaining <= 0) { stoppedAt = lower; break; }
+      try {
+        const cursor = await oplog.aggregate(sv.scanPipeline(slices[k], uuid), { maxTimeMS: remaining });
+        const [doc] = await cursor.toArray();
+        sv.addScan(total, doc);
+      } catch (err) {
+        // Out of time: what was counted so far is a lower bound.
+        if (err && err.code === MAX_TIME_EXPIRED) { stoppedAt = lower; break; }
+        throw sv.serverError(RESUME, err);
+      }
+      if (Date.now() - shown >= PROGRESS_EVERY_MS && k + 1 < slices.length) {
+        shown = Date.now();
+        shell.print(`${RESUME}: scanned ${total.entries} entries (${shell.formatBytes(total.bytes)}), ` +
+          `${k + 1}/${slices.length} of the way from the token to now`);
+      }
+    }
+    total.complete = stoppedAt === null;
+    total.scannedUntil = stoppedAt === null ? to : stoppedAt;
+    total.ms = Date.now() - started;
+    return total;
+  }
+
+  const changeStreamResumeCheck = shell.withHelp(shell.async(RESUME, async (token, options) => {
+    const opts = options === undefined ? {} : options;
+    if (!ex.isDocument(opts)) throw shell.error(RESUME, `options must be a document {maxTimeMS}, got ${ex.describe(opts)}`);
+    for (const k of Object.keys(opts)) {
+      if (k !== 'maxTimeMS') throw shell.error(RESUME, `unknown option '${k}' (accepted: maxTimeMS)`);
+    }
+    const budget = sv.checkMaxTime(RESUME, opts.maxTimeMS, 30000);
+    const decoded = decode(token);
+    const { oplog } = await oplogMember(RESUME);
+    const window = await oplogEdges(RESUME, oplog);
+    let scanned;
+    if (sv.tokenPosition(decoded.timestamp, window.first.ts, window.last.ts) === 'inside') {
+      scanned = await scan(oplog, decoded.timestamp, window.last.ts, decoded.uuid, budget);
+    }
+    return sv.shapeResume(decoded, window, scanned);
+  }), `
+changeStreamResumeCheck(token, {maxTimeMS})
+  Can a change stream still resume from this token, and how much oplog must the
+  resume read? Run on a replica set member (a secondary is fine); on a sharded
+  cluster, run it on a member of each shard: each shard's oplog is read.
+    token      a resume token (hex string, {_data}, a change event) as
+               decodeResumeToken accepts, or a Timestamp (clusterTime)
+    maxTimeMS  time budget for the server-side scan (default 30000); past it
+               the figures are lower bounds (scan.complete: false)
+
+  Returns {timestamp, tokenType?, version?, position, resumable, window,
+           marginSeconds, scan?: {entries, bytes, sameCollection?, complete,
+           scannedUntil, ms}, advice}
+    position       inside | fallen-off (older than the oldest entry:
+                   ChangeStreamHistoryLost) | ahead (newer than the newest)
+    scan           every oplog entry from the token to now, which a resume
+                   reads whatever its filter ($bsonSize, counted on the server);
+                   sameCollection: entries on the token's collection (by uuid)
+    marginSeconds  how much older history the oplog still holds before the
+                   token's time falls off
+    advice         one line: e.g. resume from the postBatchResumeToken (4.0.7+)
+                   rather than the last event's _id
+
+  Example:
+    changeStreamResumeCheck('82620B98E5000000022B022C0100296E5A1004437FB549CFDD45269DD59B9BF0EB354746645F69640064620B98E564DA118651C642000004')
+`);
+
+  return { explainOplogEntry, oplogEntrySize, oplogWindow, changeStreamResumeCheck };
+}
+
+module.exports = makeOplog;
