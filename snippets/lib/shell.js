@@ -16,6 +16,10 @@ const SYNTHETIC = Symbol.for('@@mongosh.syntheticPromise');
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 
+// mongosh's ShellApiErrors.NotConnected (@mongosh/shell-api error-codes).
+const NOT_CONNECTED = 'SHAPI-10004';
+const NO_CONNECTION = 'needs a connected shell; started with --nodb or not connected';
+
 function makeShell(ctx) {
   const shell = {
     bson: ctx.bson,
@@ -27,7 +31,7 @@ function makeShell(ctx) {
     // never cache it. Throws when the shell has no connection (--nodb).
     db(fnName) {
       const db = ctx.getDb();
-      if (!db) throw shell.error(fnName, 'needs a connected shell; started with --nodb or not connected');
+      if (!db) throw shell.error(fnName, NO_CONNECTION);
       return db;
     },
 
@@ -41,6 +45,9 @@ function makeShell(ctx) {
     async(fnName, impl) {
       const wrapper = function (...args) {
         const p = impl.apply(this, args).catch((err) => {
+          // Under --nodb the shell still hands out a db whose every call
+          // throws this; say it the way shell.db() does.
+          if (err && err.code === NOT_CONNECTED) throw shell.error(fnName, NO_CONNECTION);
           if (err && typeof err.message === 'string' && !err.message.startsWith(`${fnName}:`)) {
             err.message = `${fnName}: ${err.message}`;
           }
