@@ -17,8 +17,8 @@ pb::_record() {
   printf '%s\n' "$1" >>"$PB_RECORDS"
 }
 
-# jq filter: strings that are safe numbers become numbers.
-PB_JQ_TYPED='def typed: if type == "string" and test("^-?(0|[1-9][0-9]{0,14})(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$") then tonumber else . end;'
+# jq filter: strings that are safe numbers become numbers, true/false booleans.
+PB_JQ_TYPED='def typed: if type != "string" then . elif . == "true" then true elif . == "false" then false elif test("^-?(0|[1-9][0-9]{0,14})(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$") then tonumber else . end;'
 
 # pb::measure KEY VALUE [UNIT]: one measurement (of the current version).
 pb::measure() {
