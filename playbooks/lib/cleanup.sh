@@ -1,0 +1,122 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # globals are shared between the framework files
+# Cleanup on success, error, Ctrl-C and TERM: a stack of steps registered with
+# pb::on_exit, run last-in first-out from the EXIT trap. A first Ctrl-C (or
+# TERM) stops the running command and starts the cleanup; a second one during
+# the cleanup forces it (running step killed, cluster processes SIGKILLed).
+
+PB_CLEANUP_LABELS=()
+PB_CLEANUP_CMDS=()
+PB_CLEANUP_DONE=()
+PB_LAST_CLEANUP_ID=''
+PB_CLEANING=0
+PB_FORCE=0
+PB_SIGNAL=''
+PB_FAILURE=${PB_FAILURE:-}
+
+# pb::on_exit LABEL COMMAND [ARG...]: run COMMAND at exit (even after a failure
+# or an interrupt). PB_LAST_CLEANUP_ID names the entry for pb::cleanup_now.
+pb::on_exit() {
+  local label="$1"
+  shift
+  PB_CLEANUP_LABELS+=("$label")
+  PB_CLEANUP_CMDS+=("$(printf '%q ' "$@")")
+  PB_CLEANUP_DONE+=(0)
+  PB_LAST_CLEANUP_ID=$((${#PB_CLEANUP_CMDS[@]} - 1))
+}
+
+# pb::cleanup_now ID: run one registered step now (it will not run again).
+pb::cleanup_now() {
+  local id="$1"
+  ((PB_CLEANUP_DONE[id])) && return 0
+  PB_CLEANUP_DONE[id]=1
+  eval "${PB_CLEANUP_CMDS[$id]}"
+}
+
+pb::_run_cleanups() {
+  local id
+  for ((id = ${#PB_CLEANUP_CMDS[@]} - 1; id >= 0; id--)); do
+    ((PB_CLEANUP_DONE[id])) && continue
+    PB_CLEANUP_DONE[id]=1
+    pb::info "cleanup: ${PB_CLEANUP_LABELS[$id]}"
+    if ! eval "${PB_CLEANUP_CMDS[$id]}"; then
+      pb::warn "cleanup step failed: ${PB_CLEANUP_LABELS[$id]}"
+    fi
+  done
+}
+
+pb::_on_err() {
+  local rc="$1" line="$2" cmd="$3"
+  if [[ -z "$PB_FAILURE" && "$cmd" == return* && -n "$PB_LAST_FAILED" ]]; then
+    PB_FAILURE="command failed: ${PB_LAST_FAILED}${PB_CURRENT_STAGE:+ in stage ${PB_CURRENT_STAGE}}"
+  elif [[ -z "$PB_FAILURE" ]]; then
+    cmd=${cmd%%$'\n'*}
+    ((${#cmd} <= 120)) || cmd="${cmd:0:117}..."
+    PB_FAILURE="'$(pb::redact "$cmd")' failed (exit ${rc})${PB_CURRENT_STAGE:+ in stage ${PB_CURRENT_STAGE}}${line:+, line ${line}}"
+  fi
+}
+
+pb::_on_signal() {
+  local sig="$1"
+  if ((PB_CLEANING)); then
+    PB_FORCE=1
+    printf '\n' >&"$PB_FD"
+    pb::warn "second ${sig}: forcing the cleanup (running step killed, cluster processes SIGKILLed)"
+    pb::stop_child
+    return 0
+  fi
+  PB_SIGNAL=$sig
+  printf '\n' >&"$PB_FD"
+  pb::warn "interrupted by ${sig}${PB_CURRENT_STAGE:+ during ${PB_CURRENT_STAGE}}: cleaning up (press Ctrl-C again to force)"
+  PB_FAILURE=${PB_FAILURE:-interrupted by ${sig}${PB_CURRENT_STAGE:+ during ${PB_CURRENT_STAGE}}}
+  pb::stop_child
+  if [[ "$sig" == SIGINT ]]; then exit 130; else exit 143; fi
+}
+
+# The EXIT trap: partial report on failure, cleanup, summary, exit code
+# (0 done, 1 failure, 2 usage, 3 preflight, 130/143 interrupted).
+pb::_on_exit() {
+  local rc=$? code status
+  ((PB_CLEANING)) && return 0
+  PB_CLEANING=1
+  set +e
+  trap - ERR
+  # 2 and 3 only when the framework said so: a tool exiting 2 or 3 is a failure.
+  case "$rc" in
+    0) code=0 ;;
+    2) if [[ "${PB_EXIT_KIND:-}" == usage ]]; then code=2; else code=1; fi ;;
+    3) if [[ "${PB_EXIT_KIND:-}" == preflight ]]; then code=3; else code=1; fi ;;
+    130|143) if [[ -n "$PB_SIGNAL" ]]; then code=$rc; else code=1; fi ;;
+    *) code=1 ;;
+  esac
+  if ((code == 0 && PB_MAIN_DONE == 0)); then
+    # exit 0 before the end of pb::main (--help) needs no cleanup.
+    rm -rf "$PB_WORK"
+    return 0
+  fi
+  if ((code != 0 && code != 2)) && [[ -z "$PB_FAILURE" ]]; then
+    PB_FAILURE="exit ${rc}${PB_CURRENT_STAGE:+ in stage ${PB_CURRENT_STAGE}}"
+  fi
+  if ((code != 0 && code != 2 && code != 3)) && [[ -n "${PB_REPORT_READY:-}" ]] && ((!PB_REPORT_WRITTEN)); then
+    if ((code >= 128)); then status=interrupted; else status=failed; fi
+    pb::report_write "$status" || pb::warn "could not write the partial report"
+  fi
+  if ((code != 2)); then
+    if ((${#PB_CLEANUP_CMDS[@]})); then
+      pb::stage teardown
+      pb::_run_cleanups
+      pb::stage_end
+    fi
+    pb::summary "$code"
+  fi
+  rm -rf "$PB_WORK"
+  exit "$code"
+}
+
+pb::install_traps() {
+  set -E
+  trap 'pb::_on_err "$?" "$LINENO" "$BASH_COMMAND"' ERR
+  trap 'pb::_on_exit' EXIT
+  trap 'pb::_on_signal SIGINT' INT
+  trap 'pb::_on_signal SIGTERM' TERM
+}

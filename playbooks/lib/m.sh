@@ -1,0 +1,112 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # globals are shared between the framework files
+# Server binaries through the `m` version manager, kept inside the checkout.
+#
+# m's traps (FACTS.md, node_modules/m/bin/m 1.10.0): it exits 0 after many
+# failures (download failed, no build for this OS, "Aborted."), and `m bin X.Y`
+# never matches (a broken regex). So X.Y is resolved to X.Y.Z first (installed
+# versions, then m's release list), and every install is checked with
+# `m bin X.Y.Z`, which does exit 1 when the binaries are absent.
+
+# The environment m runs with: shown in the plan, so the commands can be pasted.
+pb::_m() {
+  printf '%s\0' env "M_PREFIX=${M_PREFIX:-${PB_ROOT}/.tools/m}" M_CONFIRM=0 m "$@"
+}
+
+pb::_m_cmd() {
+  local -n _cmd="$1"
+  shift
+  mapfile -d '' -t _cmd < <(pb::_m "$@")
+}
+
+# These functions answer in PB_M_RESULT (they run commands through the runner,
+# which must not happen in a $(...) subshell) and explain failures in PB_M_ERROR.
+PB_M_RESULT=''
+PB_M_ERROR=''
+
+# pb::m_resolve VERSION: PB_M_RESULT=X.Y.Z for X.Y (the newest installed patch,
+# else the newest release m knows of), or X.Y.Z unchanged.
+pb::m_resolve() {
+  local want="$1" json cmd=() latest series
+  PB_M_RESULT=''
+  if [[ "$want" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+    PB_M_RESULT=$want
+    return 0
+  fi
+  series="${want//./\\.}"
+  pb::_m_cmd cmd installed --json
+  json=''
+  pb::capture --read-only json "${cmd[@]}" || json='[]'
+  latest=$(jq -r --arg re "^${series}\\.[0-9]+$" \
+    '[.[]?.name | select(type == "string" and test($re))] | sort_by(split(".") | map(tonumber)) | last // empty' \
+    <<<"${json:-[]}" 2>/dev/null || true)
+  if [[ -n "$latest" ]]; then
+    PB_M_RESULT=$latest
+    return 0
+  fi
+  # m's release list needs the network: --stable knows X.0 and even X.Y
+  # below 5, --latest every series (release candidates refused below).
+  latest=''
+  if [[ "$want" =~ ^([0-4]\.[0-9]*[02468]|[5-9]\.0|[1-9][0-9]+\.0)$ ]]; then
+    pb::_m_cmd cmd --stable "$want"
+  else
+    pb::_m_cmd cmd --latest "$want"
+  fi
+  pb::capture --read-only latest "${cmd[@]}" || latest=''
+  latest=$(tail -n 1 <<<"$latest" | tr -d '[:space:]')
+  if [[ "$latest" =~ ^${series}\.[0-9]+$ ]]; then
+    PB_M_RESULT=$latest
+    return 0
+  fi
+  PB_M_ERROR="cannot resolve MongoDB ${want} to a release: none is installed under ${M_PREFIX:-.tools/m} and m could not list releases (no network to downloads.mongodb.org?)"
+  return 1
+}
+
+# pb::m_binpath X.Y.Z: PB_M_RESULT=the bin folder of an installed version, or fails.
+pb::m_binpath() {
+  local version="$1" cmd=() path=''
+  PB_M_RESULT=''
+  pb::_m_cmd cmd bin "$version"
+  pb::capture --read-only path "${cmd[@]}" || return 1
+  path=$(tail -n 1 <<<"$path")
+  [[ -n "$path" && -x "${path}/mongod" ]] || return 1
+  PB_M_RESULT=$path
+}
+
+# pb::m_ensure X.Y.Z: PB_M_RESULT=the bin folder, installing the version when
+# absent. With --dry-run the install is only shown; the folder is m's.
+pb::m_ensure() {
+  local version="$1" cmd=()
+  if pb::m_binpath "$version"; then
+    return 0
+  fi
+  pb::_m_cmd cmd "$version"
+  if ((PB_DRY_RUN)); then
+    pb::run "${cmd[@]}"
+    PB_M_RESULT="${M_PREFIX:-${PB_ROOT}/.tools/m}/m/versions/${version}/bin"
+    return 0
+  fi
+  # m exits 0 after most failures: its status says nothing, `m bin` decides.
+  pb::run --progress "installing MongoDB ${version} with m (downloads ~100 MB)" "${cmd[@]}" || true
+  if pb::m_binpath "$version"; then
+    return 0
+  fi
+  PB_M_ERROR="m could not install MongoDB ${version}"
+  local said
+  said=$(grep -E 'Error|not appear to be available|Aborted|failed' "$PB_LOG" 2>/dev/null | tail -n 2 | tr '\n' ' ' || true)
+  if [[ -n "$said" ]]; then
+    PB_M_ERROR+=" (m said: ${said% })"
+  fi
+  PB_M_ERROR+=": no network, or no build for this OS (m has no Debian 12 mapping and tries Debian 11 builds, which need OpenSSL 1.1)"
+  return 1
+}
+
+# pb::mongod_version BINDIR: PB_M_RESULT=X.Y.Z read from `mongod --version`.
+pb::mongod_version() {
+  local bin="$1" out=''
+  PB_M_RESULT=''
+  pb::capture --read-only out "${bin}/mongod" --version || return 1
+  out=$(sed -nE 's/^db version v([0-9]+\.[0-9]+\.[0-9]+[^ ]*).*/\1/p' <<<"$out" | head -n 1)
+  [[ -n "$out" ]] || return 1
+  PB_M_RESULT=$out
+}

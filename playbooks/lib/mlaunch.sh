@@ -1,0 +1,275 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # globals are shared between the framework files
+# Throw-away clusters with mtools' mlaunch (1.7.2; flags read in
+# mtools/mlaunch/mlaunch.py): single node, replica set (nodes, arbiter) or
+# sharded cluster (replica-set shards, a config server replica set, mongos).
+#
+# Safety rules: ports are checked free before launch; a data directory is
+# used only when this run created it (a marker file holds the run id) and is
+# deleted only when the marker still names this run; stop and kill act only on
+# processes whose command line names that directory.
+#
+# mlaunch passes options it does not know (PB_MONGOD_ARGS) to every mongod and
+# mongos whose --help lists them, --setParameter always (so a mongod-only
+# parameter stops mongos from starting: set those at run time with
+# pb::set_parameter instead); config servers never get --oplogSize; mongod
+# gets --wiredTigerCacheSizeGB 1 unless given.
+
+PB_TOPOLOGY=${PB_TOPOLOGY:-replset}
+PB_NODES=${PB_NODES:-1}
+PB_ARBITER=${PB_ARBITER:-0}
+PB_SHARDS=${PB_SHARDS:-2}
+PB_CONFIG_SERVERS=${PB_CONFIG_SERVERS:-1}
+PB_MONGOS=${PB_MONGOS:-1}
+PB_REPLSET_NAME=${PB_REPLSET_NAME:-replset}
+if ! declare -p PB_MONGOD_ARGS >/dev/null 2>&1; then PB_MONGOD_ARGS=(); fi
+PB_OWNED_DIRS=()
+PB_CLUSTER_DIR=''
+PB_CONN_URI=''
+PB_PROCESSES_FILE=''
+
+# pb::topology_options [nodes] [arbiter] [shards] [config-servers] [mongos]:
+# declares the standard topology options a playbook wants to offer.
+pb::topology_options() {
+  local what
+  for what in "$@"; do
+    case "$what" in
+      nodes) pb::option --nodes PB_NODES int:1-50 "$PB_NODES" "data-bearing members per replica set" ;;
+      arbiter) pb::option --arbiter PB_ARBITER flag "$PB_ARBITER" "add an arbiter to each replica set" ;;
+      shards) pb::option --shards PB_SHARDS int:1-20 "$PB_SHARDS" "shards (each a replica set of --nodes members)" ;;
+      config-servers) pb::option --config-servers PB_CONFIG_SERVERS int:1-7 "$PB_CONFIG_SERVERS" "members of the config server replica set" ;;
+      mongos) pb::option --mongos PB_MONGOS int:1-10 "$PB_MONGOS" "mongos routers" ;;
+      *) pb::die "pb::topology_options: unknown option set '${what}'" ;;
+    esac
+  done
+}
+
+# One line for the report and the plan.
+pb::topology_summary() {
+  case "$PB_TOPOLOGY" in
+    none) printf 'no server' ;;
+    uri) printf 'existing deployment (--uri)' ;;
+    single) printf 'single mongod' ;;
+    replset) printf 'replica set %s: %d data node(s)%s' "$PB_REPLSET_NAME" "$PB_NODES" "$( ((PB_ARBITER)) && printf ' + arbiter')" ;;
+    sharded) printf 'sharded: %d shard(s) of %d node(s)%s, %d config server(s), %d mongos' \
+      "$PB_SHARDS" "$PB_NODES" "$( ((PB_ARBITER)) && printf ' + arbiter')" "$PB_CONFIG_SERVERS" "$PB_MONGOS" ;;
+  esac
+}
+
+# The ports the topology uses, in mlaunch's order, one per line.
+pb::cluster_ports() {
+  local count=0 i per_rs=$((PB_NODES + PB_ARBITER))
+  case "$PB_TOPOLOGY" in
+    single) count=1 ;;
+    replset) count=$per_rs ;;
+    sharded) count=$((PB_MONGOS + PB_SHARDS * per_rs + PB_CONFIG_SERVERS)) ;;
+    *) return 0 ;;
+  esac
+  for ((i = 0; i < count; i++)); do
+    printf '%d\n' $((PB_PORT + i))
+  done
+}
+
+# The connection string for a launched cluster.
+pb::cluster_uri() {
+  local hosts=() i
+  case "$PB_TOPOLOGY" in
+    single) printf 'mongodb://localhost:%d/' "$PB_PORT" ;;
+    replset)
+      for ((i = 0; i < PB_NODES; i++)); do hosts+=("localhost:$((PB_PORT + i))"); done
+      printf 'mongodb://%s/?replicaSet=%s' "$(IFS=,; printf '%s' "${hosts[*]}")" "$PB_REPLSET_NAME"
+      ;;
+    sharded)
+      for ((i = 0; i < PB_MONGOS; i++)); do hosts+=("localhost:$((PB_PORT + i))"); done
+      printf 'mongodb://%s/' "$(IFS=,; printf '%s' "${hosts[*]}")"
+      ;;
+  esac
+}
+
+# pb::mlaunch_init_args DIR BINPATH: PB_MLAUNCH_ARGS = the full mlaunch command.
+pb::mlaunch_init_args() {
+  local dir="$1" bin="$2"
+  PB_MLAUNCH_ARGS=(mlaunch init)
+  case "$PB_TOPOLOGY" in
+    single) PB_MLAUNCH_ARGS+=(--single) ;;
+    replset)
+      PB_MLAUNCH_ARGS+=(--replicaset --nodes "$PB_NODES")
+      ((PB_ARBITER)) && PB_MLAUNCH_ARGS+=(--arbiter)
+      PB_MLAUNCH_ARGS+=(--name "$PB_REPLSET_NAME")
+      ;;
+    sharded)
+      # Shards must be replica sets since 3.6 (mlaunch refuses --single shards).
+      PB_MLAUNCH_ARGS+=(--sharded "$PB_SHARDS" --replicaset --nodes "$PB_NODES")
+      ((PB_ARBITER)) && PB_MLAUNCH_ARGS+=(--arbiter)
+      PB_MLAUNCH_ARGS+=(--config "$PB_CONFIG_SERVERS" --mongos "$PB_MONGOS")
+      ;;
+    *) pb::die "pb::mlaunch_init_args: topology '${PB_TOPOLOGY}' launches nothing" ;;
+  esac
+  PB_MLAUNCH_ARGS+=(--port "$PB_PORT" --dir "$dir" --binarypath "$bin")
+  PB_MLAUNCH_ARGS+=("${PB_MONGOD_ARGS[@]}")
+}
+
+# pb::port_free PORT: nothing listens on it (ss when present, else a connect).
+pb::port_free() {
+  local port="$1"
+  if command -v ss >/dev/null 2>&1; then
+    ! ss -Htln 2>/dev/null | awk '{print $4}' | grep -Eq "[:.]${port}\$"
+  else
+    ! (exec 9<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null
+  fi
+}
+
+# pb::claim_dir DIR: creates DIR (which must not exist) and marks it as this run's.
+pb::claim_dir() {
+  local dir="$1"
+  if [[ -e "$dir" ]]; then
+    pb::die "${dir} already exists: this run never reuses a directory it did not create; choose another --dir"
+  fi
+  if ((PB_DRY_RUN)); then
+    pb::show_cmd mkdir -p "$dir"
+  else
+    mkdir -p "$dir"
+    printf '%s\n' "$PB_RUN_ID" >"${dir}/.dba-lab-run"
+  fi
+  PB_OWNED_DIRS+=("$dir")
+}
+
+# pb::owns_dir DIR: the marker in DIR names this run.
+pb::owns_dir() {
+  [[ -f "${1}/.dba-lab-run" && "$(<"${1}/.dba-lab-run")" == "$PB_RUN_ID" ]]
+}
+
+# pb::release_dir DIR: deletes DIR only when this run created it.
+pb::release_dir() {
+  local dir="$1"
+  if ((PB_DRY_RUN)); then
+    pb::show_cmd rm -rf "$dir"
+    return 0
+  fi
+  [[ -d "$dir" ]] || return 0
+  if ! pb::owns_dir "$dir"; then
+    pb::warn "not deleting ${dir}: this run did not create it"
+    return 0
+  fi
+  pb::run --quiet rm -rf "$dir"
+}
+
+# pb::cluster_processes DIR: one line per process, tab-separated:
+#   role port pid status logpath shard
+# from `mlaunch list --json --startup` (log paths read from the startup lines).
+pb::cluster_processes() {
+  local dir="$1" json=''
+  [[ -f "${dir}/.mlaunch_startup" ]] || return 0
+  pb::capture --read-only json mlaunch list --json --startup --dir "$dir" || return 1
+  jq -r '
+    reduce .[] as $x ({shard: null, out: []};
+      if ($x | type) == "string" then .shard = $x
+      elif $x == null then .shard = null
+      else .out += [$x + {shard: .shard}] end)
+    | .out[]
+    | [(.process | ltrimstr(" ") | gsub("^ +"; "")), .port, (.pid | tostring), .status,
+       ((."startup command" // "") | capture("--logpath \"?(?<p>[^\" ]+)") | .p) // "",
+       (.shard // "")]
+    | @tsv' <<<"$json"
+}
+
+# pb::node_pid PORT / pb::node_log PORT: from the current cluster's process list.
+pb::node_pid() {
+  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $3}'
+}
+pb::node_log() {
+  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $5}'
+}
+# pb::node_logs [ROLE]: log paths of every process (or those whose role is ROLE:
+# single, primary, secondary, arbiter, mongod, config server, mongos).
+pb::node_logs() {
+  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v r="${1:-}" 'r == "" || $1 == r {print $5}'
+}
+
+# pb::mlaunch SUBCOMMAND [ARG...]: mlaunch start/stop/restart/kill/list on the
+# current cluster only (--dir is always this run's directory).
+pb::mlaunch() {
+  local sub="$1"
+  shift
+  [[ -n "$PB_CLUSTER_DIR" ]] || pb::die "pb::mlaunch ${sub}: no cluster launched"
+  case "$sub" in
+    start|stop|restart|kill|list) ;;
+    *) pb::die "pb::mlaunch: '${sub}' is not one of start, stop, restart, kill, list" ;;
+  esac
+  pb::run --progress "mlaunch ${sub}" mlaunch "$sub" "$@" --dir "$PB_CLUSTER_DIR"
+}
+
+# pb::launch VERSION BINPATH: starts the cluster for one version in
+# PB_DIR/VERSION, registers its teardown, sets PB_CLUSTER_DIR and PB_CONN_URI.
+pb::launch() {
+  local version="$1" bin="$2" dir
+  dir="${PB_DIR}/${version}"
+  pb::claim_dir "$dir"
+  PB_CLUSTER_DIR=$dir
+  PB_CONN_URI=$(pb::cluster_uri)
+  pb::on_exit "stop the ${version} cluster and delete ${dir}" pb::cluster_teardown "$dir"
+  PB_CLUSTER_CLEANUP_ID=$PB_LAST_CLEANUP_ID
+  pb::mlaunch_init_args "$dir" "$bin"
+  pb::info "launching $(pb::topology_summary), MongoDB ${version}, ports $(pb::cluster_ports | head -n 1)-$(pb::cluster_ports | tail -n 1)"
+  pb::run --progress "mlaunch init ($(pb::topology_summary))" "${PB_MLAUNCH_ARGS[@]}"
+  if ((!PB_DRY_RUN)); then
+    PB_PROCESSES_FILE="${PB_WORK}/processes-${version}.tsv"
+    pb::cluster_processes "$dir" >"$PB_PROCESSES_FILE" || true
+    while IFS=$'\t' read -r role port pid status log _; do
+      pb::info "  ${role} port ${port} pid ${pid} ${status} log ${log}"
+    done <"$PB_PROCESSES_FILE"
+  fi
+  pb::info "connection: ${PB_CONN_URI}"
+}
+
+# True when PID is a mongod/mongos started with DIR in its command line.
+pb::_pid_in_dir() {
+  local pid="$1" dir="$2" args
+  args=$(ps -o args= -p "$pid" 2>/dev/null) || return 1
+  [[ "$args" == *mongo[ds]* && "$args" == *"$dir"* ]]
+}
+
+# pb::cluster_teardown DIR: stops the cluster in DIR (SIGTERM through mlaunch,
+# then SIGKILL for what is left after 60 s, or at once when PB_FORCE=1) and
+# deletes DIR if this run created it. With --keep it only says where it runs.
+pb::cluster_teardown() {
+  local dir="$1" pids=() pid role port status rest waited=0 foreign=0
+  if ((PB_KEEP)) && [[ "$dir" == "$PB_CLUSTER_DIR" ]]; then
+    pb::info "--keep: the cluster keeps running (${PB_CONN_URI}); stop it with: mlaunch stop --dir ${dir}"
+    return 0
+  fi
+  if ((PB_DRY_RUN)); then
+    pb::show_cmd mlaunch stop --dir "$dir"
+    pb::release_dir "$dir"
+    return 0
+  fi
+  if [[ -f "${dir}/.mlaunch_startup" ]]; then
+    while IFS=$'\t' read -r role port pid status rest; do
+      [[ "$status" == running && "$pid" =~ ^[0-9]+$ ]] || continue
+      if pb::_pid_in_dir "$pid" "$dir"; then
+        pids+=("$pid")
+      else
+        foreign=1
+        pb::warn "port ${port} (${role}) is served by pid ${pid}, which this run did not start: leaving it alone"
+      fi
+    done < <(pb::cluster_processes "$dir" || true)
+  fi
+  if ((${#pids[@]})); then
+    if ((PB_FORCE || foreign)); then
+      pb::run --quiet kill -KILL "${pids[@]}" || true
+    else
+      pb::run --progress "stopping the cluster" mlaunch stop --dir "$dir" || true
+    fi
+    for pid in "${pids[@]}"; do
+      while kill -0 "$pid" 2>/dev/null && ((waited < 120)); do
+        sleep 0.5
+        waited=$((waited + 1))
+      done
+      if kill -0 "$pid" 2>/dev/null; then
+        pb::warn "pid ${pid} did not stop after SIGTERM: killing it"
+        kill -KILL "$pid" 2>/dev/null || true
+      fi
+    done
+  fi
+  pb::release_dir "$dir"
+}

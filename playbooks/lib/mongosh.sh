@@ -1,0 +1,103 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # globals are shared between the framework files
+# Stages written in JavaScript, run by mongosh: the work that belongs in the
+# shell (seeding, change streams, timing from a client) lives in small .js
+# files that see the snippets (seedCollection, oplogEntrySize, ...) and a
+# `stage` object (lib/js/stage.js) to report measurements, rows and verdicts.
+
+PB_KNOBS_SEEN=0
+
+# pb::stage_config [KEY=VALUE...]: the JSON mongosh stages receive as
+# globalThis.dbaLabStage (typed values; see lib/js/stage.js).
+pb::stage_config() {
+  local kv keys=() values=()
+  for kv in "$@"; do
+    [[ "$kv" == *=* ]] || pb::die "stage parameter '${kv}' is not KEY=VALUE"
+    keys+=("${kv%%=*}")
+    values+=("${kv#*=}")
+  done
+  local scale_pairs=() k
+  for k in "${!PB_SCALE[@]}"; do scale_pairs+=("${k}=${PB_SCALE[$k]}"); done
+  jq -nc "${PB_JQ_TYPED}"'
+    def pairs(a): a | map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {(.k): (.v | typed)}) | add // {};
+    {root: $root, records: $records, playbook: $playbook, dbName: $db, runId: $run,
+     version: $version, scale: $scale, uriMode: ($uri == "1"), target: $target,
+     scaleParams: pairs($scaleKV | fromjson),
+     params: ([range(0; $keys | fromjson | length)] as $i
+              | ($keys | fromjson) as $k | ($vals | fromjson) as $v
+              | reduce $i[] as $n ({}; . + {($k[$n]): ($v[$n] | typed)}))}' \
+    --arg root "$PB_ROOT" --arg records "$PB_RECORDS" --arg playbook "$PB_NAME" \
+    --arg db "$PB_DB_NAME" --arg run "$PB_RUN_ID" --arg version "${PB_VERSION:-}" \
+    --arg target "${PB_STAGE_TARGET:-}" \
+    --arg scale "$PB_SCALE_NAME" --arg uri "$([[ -n "$PB_URI" ]] && printf 1)" \
+    --arg scaleKV "$(jq -nc '$ARGS.positional' --args "${scale_pairs[@]}")" \
+    --arg keys "$(jq -nc '$ARGS.positional' --args "${keys[@]}")" \
+    --arg vals "$(jq -nc '$ARGS.positional' --args "${values[@]}")"
+}
+
+# pb::mongosh_stage [--nodb] [--uri URI] [--progress LABEL] FILE [KEY=VALUE...]
+# Runs FILE in mongosh connected to the cluster (PB_CONN_URI) or URI, after
+# lib/js/stage.js. KEY=VALUE pairs arrive as stage.params. Server parameters the
+# stage changed with stage.setParameter() are restored at cleanup, also when
+# the stage fails.
+pb::mongosh_stage() {
+  local target="${PB_CONN_URI:-}" progress=() file cfg rc=0
+  while (($#)); do
+    case "$1" in
+      --nodb) target=--nodb ;;
+      --uri) target="$2"; shift ;;
+      --progress) progress=(--progress "$2"); shift ;;
+      *) break ;;
+    esac
+    shift
+  done
+  file="$1"
+  shift
+  [[ -f "$file" ]] || pb::die "mongosh stage file not found: ${file}"
+  [[ -n "$target" ]] || pb::die "pb::mongosh_stage ${file}: no connection (launch first, or pass --nodb)"
+  cfg=$(PB_STAGE_TARGET=$target pb::stage_config "$@")
+  pb::run "${progress[@]}" mongosh "$target" --quiet --norc \
+    --eval "globalThis.dbaLabStage = ${cfg}; void 0" "${PB_LIB}/js/stage.js" "$file" || rc=$?
+  pb::_register_knob_restores
+  return "$rc"
+}
+
+# pb::mongosh_eval VAR [--nodb] [--uri URI] [--read-only] JS: the output of a
+# short script (print EJSON or JSON from it) into VAR.
+pb::mongosh_eval() {
+  local var="$1" target="${PB_CONN_URI:-}" flags=()
+  shift
+  while (($#)); do
+    case "$1" in
+      --nodb) target=--nodb ;;
+      --uri) target="$2"; shift ;;
+      --read-only) flags+=(--read-only) ;;
+      *) break ;;
+    esac
+    shift
+  done
+  pb::capture "${flags[@]}" "$var" mongosh "$target" --quiet --norc --eval "$1"
+}
+
+# pb::set_parameter NAME VALUE [URI]: setParameter on one server (default: the
+# connection target), restored to its old value at cleanup.
+# With --dry-run the restore is planned with the old value unknown.
+pb::set_parameter() {
+  local uri="${3:-${PB_CONN_URI:-}}"
+  pb::mongosh_stage --uri "$uri" "${PB_LIB}/js/set-parameter.js" "name=$1" "value=$2"
+  if ((PB_DRY_RUN)); then
+    pb::on_exit "restore $1 on $(pb::redact "$uri")" \
+      pb::mongosh_stage --uri "$uri" "${PB_LIB}/js/set-parameter.js" "name=$1" "json=<value before the run>" restore=1
+  fi
+}
+
+# Reads knob records written since the last call and registers their restore.
+pb::_register_knob_restores() {
+  local target name old
+  [[ -f "$PB_RECORDS" ]] || return 0
+  while IFS=$'\t' read -r target name old; do
+    pb::on_exit "restore ${name} on ${target}" \
+      pb::mongosh_stage --uri "$target" "${PB_LIB}/js/set-parameter.js" "name=${name}" "json=${old}" restore=1
+  done < <(jq -r 'select(.type == "knob") | [.target, .name, (.old | tojson)] | @tsv' "$PB_RECORDS" | tail -n "+$((PB_KNOBS_SEEN + 1))")
+  PB_KNOBS_SEEN=$(jq -r 'select(.type == "knob") | .name' "$PB_RECORDS" | wc -l | tr -d ' ')
+}

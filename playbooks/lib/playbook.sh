@@ -1,0 +1,298 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # globals are shared between the framework files
+# The playbook framework. A playbook sources this file, declares itself and
+# calls pb::main "$@". See playbooks/lib/README.md for the whole API.
+#
+#   source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
+#   PB_NAME=my-scenario PB_TITLE="..." PB_TOPOLOGY=replset PB_DEFAULT_VERSIONS=8.0
+#   pb::scale small "minutes on a laptop" docs=1000 disk_mb=500
+#   pb::option --runs RUNS int 3 "repetitions of each measurement"
+#   stage_run() { pb::mongosh_stage "$PB_LIB/scenarios/my-scenario/run.js" "runs=$RUNS"; }
+#   pb::main "$@"
+
+if [[ -z "${BASH_VERSINFO:-}" ]] || ((BASH_VERSINFO[0] < 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] < 4))); then
+  printf 'playbooks need bash 4.4 or newer (this is %s); macOS: brew install bash\n' "${BASH_VERSION:-not bash}" >&2
+  exit 3
+fi
+
+PB_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+PB_ROOT="$(cd "${PB_LIB}/../.." && pwd)"
+export DBA_LAB_ROOT="${DBA_LAB_ROOT:-$PB_ROOT}"
+
+# shellcheck source=playbooks/lib/log.sh
+source "${PB_LIB}/log.sh"
+# shellcheck source=playbooks/lib/options.sh
+source "${PB_LIB}/options.sh"
+# shellcheck source=playbooks/lib/run.sh
+source "${PB_LIB}/run.sh"
+# shellcheck source=playbooks/lib/cleanup.sh
+source "${PB_LIB}/cleanup.sh"
+# shellcheck source=playbooks/lib/m.sh
+source "${PB_LIB}/m.sh"
+# shellcheck source=playbooks/lib/mlaunch.sh
+source "${PB_LIB}/mlaunch.sh"
+# shellcheck source=playbooks/lib/preflight.sh
+source "${PB_LIB}/preflight.sh"
+# shellcheck source=playbooks/lib/mongosh.sh
+source "${PB_LIB}/mongosh.sh"
+# shellcheck source=playbooks/lib/report.sh
+source "${PB_LIB}/report.sh"
+
+# Project tools first on PATH (mongosh, mlaunch, m, ...), m inside the checkout.
+if [[ -f "${PB_ROOT}/setup/env.sh" ]]; then
+  # shellcheck source=setup/env.sh
+  source "${PB_ROOT}/setup/env.sh"
+fi
+
+PB_NAME=${PB_NAME:-}
+PB_TITLE=${PB_TITLE:-}
+PB_VERSION=''
+PB_CURRENT_STAGE=''
+PB_MAIN_DONE=0
+PB_STAGE_NAMES=()
+PB_STAGE_LABELS=()
+PB_STAGE_SECONDS=()
+PB_STAGE_START=''
+declare -gA PB_NARRATION=()
+
+# pb::narration STAGE <<'EOF' ... EOF: what --step tells the trainee before
+# STAGE (preflight, launch, prepare, run, analyze, report, teardown).
+pb::narration() {
+  local stage="$1"
+  PB_NARRATION[$stage]=$(cat)
+}
+
+# pb::pause "text": in --step mode, show the text and wait for Enter (only on
+# a terminal; elsewhere it says so and goes on).
+pb::pause() {
+  ((PB_STEP)) || return 0
+  printf '\n%s\n' "$1" | fold -s -w 78 | sed 's/^/  | /' >&"$PB_FD"
+  if [[ -t 0 ]] && pb::on_terminal; then
+    read -r -p "  Press Enter to continue (Ctrl-C stops and cleans up) " _ || true
+  else
+    printf '  (--step: no terminal to wait on, continuing)\n' >&"$PB_FD"
+  fi
+}
+
+# Stage bookkeeping: header, narration, timing for the summary and the report.
+pb::stage() {
+  local name="$1" label="${2:-}"
+  pb::stage_end
+  PB_CURRENT_STAGE=$name
+  PB_STAGE_START=$SECONDS
+  PB_STAGE_NAMES+=("$name")
+  PB_STAGE_LABELS+=("$label")
+  PB_STAGE_SECONDS+=(0)
+  pb::stage_header "$name" "$label"
+  if [[ -n "${PB_NARRATION[$name]:-}" ]]; then
+    pb::pause "${PB_NARRATION[$name]}"
+  fi
+}
+
+pb::stage_end() {
+  [[ -n "$PB_STAGE_START" ]] || return 0
+  PB_STAGE_SECONDS[-1]=$((SECONDS - PB_STAGE_START))
+  PB_STAGE_START=''
+}
+
+# True in --uri mode.
+pb::uri_mode() {
+  [[ -n "$PB_URI" ]]
+}
+
+pb::dry_run() {
+  ((PB_DRY_RUN))
+}
+
+pb::summary() {
+  local code="$1" i line counts=''
+  pb::stage_header summary
+  line=''
+  for i in "${!PB_STAGE_NAMES[@]}"; do
+    line+="${PB_STAGE_NAMES[$i]}${PB_STAGE_LABELS[$i]:+ ${PB_STAGE_LABELS[$i]}} ${PB_STAGE_SECONDS[$i]}s, "
+  done
+  pb::info "stages: ${line%, }"
+  if [[ -f "$PB_RECORDS" ]]; then
+    counts=$(jq -rs '[.[] | select(.type == "verdict") | .verdict] | group_by(.) | map("\(length) \(.[0])") | join(", ")' "$PB_RECORDS" 2>/dev/null || true)
+  fi
+  pb::info "verdicts: ${counts:-none}"
+  if ((PB_DRY_RUN)); then
+    pb::info "dry run: nothing was changed"
+  elif [[ -f "${PB_REPORT_DIR}/report.md" ]]; then
+    pb::info "report: ${PB_REPORT_DIR}/report.md"
+  fi
+  case "$code" in
+    0) pb::info "${PB_C_GREEN}done${PB_C_OFF} in $(pb::elapsed)" ;;
+    3) pb::info "${PB_C_RED}preflight failed${PB_C_OFF}: ${PB_FAILURE#preflight failed: } (exit 3)" ;;
+    130|143) pb::info "${PB_C_YELLOW}interrupted${PB_C_OFF} after $(pb::elapsed) (exit ${code})" ;;
+    *) pb::info "${PB_C_RED}FAILED${PB_C_OFF}: ${PB_FAILURE:-see above} (exit ${code})" ;;
+  esac
+}
+
+pb::_defaults() {
+  local stamp
+  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  PB_STARTED=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  PB_RUN_ID="${stamp}-$$"
+  PB_DB_NAME="dbalab_${PB_NAME}"
+  [[ -n "$PB_DIR" ]] || PB_DIR="${PB_ROOT}/data/${PB_NAME}-${stamp}"
+  [[ -n "$PB_REPORT_DIR" ]] || PB_REPORT_DIR="${PB_ROOT}/reports/${PB_NAME}/${stamp}"
+  PB_DIR=$(pb::_absolute "$PB_DIR")
+  PB_REPORT_DIR=$(pb::_absolute "$PB_REPORT_DIR")
+  [[ -z "$PB_BINARYPATH" ]] || PB_BINARYPATH=$(pb::_absolute "$PB_BINARYPATH")
+  PB_LAUNCH_TOPOLOGY=$PB_TOPOLOGY
+  if pb::uri_mode; then
+    PB_TOPOLOGY=uri
+    PB_CONN_URI=$PB_URI
+  fi
+}
+
+pb::_absolute() {
+  if [[ "$1" == /* ]]; then printf '%s' "$1"; else printf '%s/%s' "$PWD" "${1#./}"; fi
+}
+
+# --uri: mark the playbook's database as this run's, and drop it at cleanup
+# only while the mark still names this run.
+pb::_claim_uri_database() {
+  local js
+  js="db.getSiblingDB($(jq -nc --arg n "$PB_DB_NAME" '$n')).getCollection('_dbalab_owner').insertOne({_id: 'owner', runId: $(jq -nc --arg r "$PB_RUN_ID" '$r'), playbook: $(jq -nc --arg p "$PB_NAME" '$p'), created: new Date()})"
+  pb::on_exit "drop database ${PB_DB_NAME} (created by this run)" pb::_drop_uri_database
+  pb::run --quiet mongosh "$PB_URI" --quiet --norc --eval "$js"
+  pb::info "using database ${PB_DB_NAME} on $(pb::redact "$PB_URI")"
+}
+
+pb::_drop_uri_database() {
+  local js
+  if ((PB_KEEP)); then
+    pb::info "--keep: database ${PB_DB_NAME} stays on the target"
+    return 0
+  fi
+  js="const d = db.getSiblingDB($(jq -nc --arg n "$PB_DB_NAME" '$n')); "
+  js+="const o = d.getCollection('_dbalab_owner').findOne({_id: 'owner'}); "
+  js+="if (o && o.runId === $(jq -nc --arg r "$PB_RUN_ID" '$r')) { d.dropDatabase(); print('dropped ' + d.getName()); } "
+  js+="else { print('not dropping ' + d.getName() + ': it was not created by this run'); }"
+  pb::run mongosh "$PB_URI" --quiet --norc --eval "$js"
+}
+
+# Creates the report directory and moves the run log into it.
+pb::_report_init() {
+  if ((PB_DRY_RUN)); then
+    return 0
+  fi
+  mkdir -p "$PB_REPORT_DIR"
+  cat "$PB_LOG" >>"${PB_REPORT_DIR}/run.log" 2>/dev/null || true
+  PB_LOG="${PB_REPORT_DIR}/run.log"
+  PB_REPORT_READY=1
+  pb::_record_environment
+}
+
+# The cluster data folder: created by this run (deleted at the end unless
+# --keep), or an existing folder given with --dir (only its per-version
+# subfolders are created and deleted).
+pb::_claim_data_dir() {
+  if [[ ! -e "$PB_DIR" ]]; then
+    pb::claim_dir "$PB_DIR"
+    pb::on_exit "delete ${PB_DIR}" pb::_release_data_dir
+  fi
+}
+
+pb::_release_data_dir() {
+  if ((PB_KEEP)); then
+    return 0
+  fi
+  pb::release_dir "$PB_DIR"
+}
+
+pb::_call_stage() {
+  local fn="$1"
+  if declare -F "$fn" >/dev/null; then
+    "$fn"
+  else
+    pb::info "(nothing to do)"
+  fi
+}
+
+# Launch, prepare, run and analyze for one version (or the --uri target).
+pb::_run_version() {
+  local i="$1" label
+  PB_VERSION=${PB_RESOLVED[$i]}
+  label=$PB_VERSION
+  pb::stage launch "$label"
+  case "$PB_TOPOLOGY" in
+    uri) pb::_claim_uri_database ;;
+    none) ;;
+    *) pb::launch "$PB_VERSION" "${PB_BINPATHS[$i]}" ;;
+  esac
+  if declare -F stage_launch >/dev/null; then stage_launch; fi
+  pb::stage prepare "$label"
+  pb::_call_stage stage_prepare
+  pb::stage run "$label"
+  pb::_call_stage stage_run
+  pb::stage analyze "$label"
+  pb::_call_stage stage_analyze
+  # Clusters of earlier versions go before the next one takes the ports.
+  if [[ "$PB_TOPOLOGY" != uri && "$PB_TOPOLOGY" != none ]] && ((i < ${#PB_RESOLVED[@]} - 1)); then
+    pb::info "stopping the ${PB_VERSION} cluster before the next version"
+    PB_CLEANUP_DONE[PB_CLUSTER_CLEANUP_ID]=1
+    PB_KEEP=0 pb::cluster_teardown "$PB_CLUSTER_DIR"
+  fi
+}
+
+# pb::main "$@": parse, configure, preflight, then each stage in order.
+pb::main() {
+  local i
+  [[ -n "$PB_NAME" && -n "$PB_TITLE" ]] || { printf 'playbook bug: set PB_NAME and PB_TITLE before pb::main\n' >&2; exit 1; }
+  declare -F stage_run >/dev/null || { printf 'playbook bug: define stage_run before pb::main\n' >&2; exit 1; }
+  ((${#PB_SCALES[@]})) || pb::scale small "the only size"
+  pb::log_init
+  pb::_declare_common_options
+  pb::parse_args "$@"
+  if ((PB_HELP)); then
+    pb::help
+    exit 0
+  fi
+  pb::_check_common_options
+  pb::_load_scale
+  if declare -F playbook_configure >/dev/null; then playbook_configure; fi
+  PB_WORK=$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-${PB_NAME}.XXXXXX")
+  PB_RECORDS="${PB_WORK}/records.jsonl"
+  : >"$PB_RECORDS"
+  PB_LOG="${PB_WORK}/run.log"
+  PB_T0=$SECONDS
+  pb::_defaults
+  pb::install_traps
+
+  pb::info "${PB_C_BOLD}${PB_TITLE}${PB_C_OFF}"
+  pb::info "playbook ${PB_NAME}, scale ${PB_SCALE_NAME}, $(pb::topology_summary)$( ((PB_DRY_RUN)) && printf ', DRY RUN: commands are shown, not run')"
+
+  pb::stage preflight
+  pb::preflight
+  if pb::uri_mode; then
+    PB_RESOLVED=("$(jq -r '.version // "unknown"' <<<"${PB_SERVER_INFO:-null}")")
+    PB_BINPATHS=('')
+  elif [[ "$PB_TOPOLOGY" == none ]]; then
+    PB_RESOLVED=('')
+    PB_BINPATHS=('')
+  fi
+  pb::_report_init
+  for i in "${!PB_RESOLVED[@]}"; do
+    if [[ "$PB_TOPOLOGY" != uri && "$PB_TOPOLOGY" != none ]]; then
+      pb::record_version "${PB_VERSIONS[$i]}" "${PB_RESOLVED[$i]}" "${PB_BINPATHS[$i]}"
+    elif pb::uri_mode; then
+      pb::record_version "" "${PB_RESOLVED[$i]}" "" "${PB_RESOLVED[$i]}"
+    fi
+  done
+  if [[ "$PB_TOPOLOGY" != uri && "$PB_TOPOLOGY" != none ]]; then
+    pb::_claim_data_dir
+  fi
+
+  for i in "${!PB_RESOLVED[@]}"; do
+    pb::_run_version "$i"
+  done
+
+  pb::stage report
+  pb::_call_stage stage_report
+  pb::report_write "done"
+  PB_MAIN_DONE=1
+  exit 0
+}

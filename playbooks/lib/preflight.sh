@@ -1,0 +1,268 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # globals are shared between the framework files
+# Preflight: tools and their versions, server binaries (m or --binarypath),
+# free disk against the scenario's estimate, free ports, and the --uri target.
+# Every failed check is listed with what to do; then the playbook exits 3.
+# Missing tools make the playbook run setup/install.sh first (it asks before
+# anything system-wide); with --dry-run that is only shown.
+
+PB_PREFLIGHT_FAILURES=()
+PB_EXTRA_TOOLS=()
+PB_SERVER_INFO=''
+
+# pb::preflight_fail "what is wrong" "what to do"
+pb::preflight_fail() {
+  PB_PREFLIGHT_FAILURES+=("${1}: ${2}")
+  pb::info "  ${PB_C_RED}FAIL${PB_C_OFF} ${1}"
+}
+
+pb::preflight_ok() {
+  pb::info "  ${PB_C_GREEN}ok${PB_C_OFF}   ${1}"
+}
+
+# Exit 3 with every failure, or return. With --dry-run failures are warnings
+# (the plan is still worth reading) and the exit status stays 0.
+pb::preflight_verdict() {
+  local f
+  ((${#PB_PREFLIGHT_FAILURES[@]})) || return 0
+  if ((PB_DRY_RUN)); then
+    for f in "${PB_PREFLIGHT_FAILURES[@]}"; do pb::warn "a real run would stop here (preflight): ${f}"; done
+    PB_PREFLIGHT_FAILURES=()
+    return 0
+  fi
+  printf '\n%sPreflight failed%s; nothing was launched or changed:\n' "$PB_C_RED" "$PB_C_OFF" >&2
+  for f in "${PB_PREFLIGHT_FAILURES[@]}"; do printf '  - %s\n' "$f" >&2; done
+  PB_FAILURE="preflight failed: ${PB_PREFLIGHT_FAILURES[0]}"
+  PB_EXIT_KIND=preflight
+  exit 3
+}
+
+# The tools this run needs.
+pb::_required_tools() {
+  printf '%s\n' jq mongosh
+  case "$PB_TOPOLOGY" in
+    single|replset|sharded)
+      printf '%s\n' mlaunch
+      [[ -n "$PB_BINARYPATH" ]] || printf '%s\n' m
+      ;;
+  esac
+  if ((${#PB_EXTRA_TOOLS[@]})); then printf '%s\n' "${PB_EXTRA_TOOLS[@]}"; fi
+}
+
+pb::_missing_tools() {
+  local t
+  while IFS= read -r t; do
+    command -v "$t" >/dev/null 2>&1 || printf '%s\n' "$t"
+  done < <(pb::_required_tools)
+}
+
+# Runs the project's setup when tools are missing, then checks again.
+pb::_ensure_tools() {
+  local missing setup=("${DBA_LAB_SETUP:-${PB_ROOT}/setup/install.sh}")
+  missing=$(pb::_missing_tools | tr '\n' ' ')
+  [[ -n "$missing" ]] || return 0
+  pb::info "  missing tools: ${missing}- running the project's setup (it installs into the checkout and asks before anything system-wide)"
+  ((PB_YES)) && setup+=(--yes)
+  if ! pb::run_foreground "${setup[@]}"; then
+    pb::preflight_fail "setup failed" "run ${setup[*]} yourself and read its message, or ./setup/install.sh --check"
+    return 0
+  fi
+  # shellcheck source=setup/env.sh
+  source "${PB_ROOT}/setup/env.sh"
+}
+
+pb::_check_tools() {
+  local t v major
+  pb::_ensure_tools
+  while IFS= read -r t; do
+    if ! command -v "$t" >/dev/null 2>&1; then
+      if ((PB_DRY_RUN)); then
+        pb::preflight_fail "${t} not found" "the setup shown above would install it"
+      else
+        pb::preflight_fail "${t} not found" "run ./setup/install.sh, then source setup/env.sh (./setup/install.sh --check lists every tool)"
+      fi
+      continue
+    fi
+    v=$(pb::_tool_version "$t" 2>/dev/null || true)
+    case "$t" in
+      mongosh)
+        major=${v%%.*}
+        if [[ "$major" =~ ^[0-9]+$ ]] && ((major < 2)); then
+          pb::preflight_fail "mongosh ${v} is too old" "mongosh 2.x is needed: run ./setup/install.sh (it installs mongosh 2 into node_modules)"
+          continue
+        fi
+        ;;
+    esac
+    pb::preflight_ok "${t} ${v:-(version unknown)}"
+  done < <(pb::_required_tools)
+  if ! command -v gnuplot >/dev/null 2>&1; then
+    pb::info "  note gnuplot not found: the report will have CSV tables but no PNG charts (apt-get install gnuplot-nox, or brew install gnuplot)"
+  fi
+}
+
+# Resolves each requested version to binaries: PB_BINPATHS[i] for PB_VERSIONS[i]
+# (then X.Y.Z). m is skipped entirely with --binarypath.
+pb::_check_binaries() {
+  local i want got
+  PB_RESOLVED=()
+  PB_BINPATHS=()
+  if [[ -n "$PB_BINARYPATH" ]]; then
+    if [[ ! -x "${PB_BINARYPATH}/mongod" ]]; then
+      pb::preflight_fail "no executable mongod in --binarypath ${PB_BINARYPATH}" \
+        "give the bin folder of a MongoDB server download (it holds mongod and mongos)"
+      PB_RESOLVED=(unknown)
+      PB_BINPATHS=("$PB_BINARYPATH")
+      return 0
+    fi
+    if [[ "$PB_TOPOLOGY" == sharded && ! -x "${PB_BINARYPATH}/mongos" ]]; then
+      pb::preflight_fail "no executable mongos in --binarypath ${PB_BINARYPATH}" "a sharded cluster needs mongos beside mongod"
+    fi
+    if ! pb::mongod_version "$PB_BINARYPATH"; then
+      pb::preflight_fail "${PB_BINARYPATH}/mongod --version did not print 'db version vX.Y.Z'" "check that it is a MongoDB server binary for this OS"
+      PB_RESOLVED=(unknown)
+      PB_BINPATHS=("$PB_BINARYPATH")
+      return 0
+    fi
+    got=$PB_M_RESULT
+    PB_VERSIONS=("$got")
+    PB_RESOLVED=("$got")
+    PB_BINPATHS=("$PB_BINARYPATH")
+    pb::preflight_ok "mongod ${got} in ${PB_BINARYPATH}"
+    return 0
+  fi
+  for i in "${!PB_VERSIONS[@]}"; do
+    want=${PB_VERSIONS[$i]}
+    if ! pb::m_resolve "$want"; then
+      pb::preflight_fail "MongoDB ${want}: ${PB_M_ERROR}" \
+        "give an exact X.Y.Z, or use --binarypath DIR (a folder with mongod and mongos) or --uri URI (an existing deployment)"
+      if ((PB_DRY_RUN)); then
+        PB_RESOLVED+=("$want")
+        PB_BINPATHS+=("<binaries for MongoDB ${want}>")
+      fi
+      continue
+    fi
+    got=$PB_M_RESULT
+    if ! pb::m_ensure "$got"; then
+      pb::preflight_fail "MongoDB ${got}: ${PB_M_ERROR}" \
+        "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment"
+      continue
+    fi
+    PB_RESOLVED+=("$got")
+    PB_BINPATHS+=("$PB_M_RESULT")
+    pb::preflight_ok "MongoDB ${got}${want:+ (asked for ${want})}: ${PB_M_RESULT}"
+  done
+}
+
+# Free space (MB) on the file system that will hold PATH (its nearest existing parent).
+pb::free_mb() {
+  local path="$1"
+  while [[ ! -e "$path" ]]; do path=$(dirname "$path"); done
+  df -Pk "$path" | awk 'NR == 2 {printf "%d", $4 / 1024}'
+}
+
+pb::_check_disk() {
+  local need="${PB_DISK_ESTIMATE_MB:-}" free
+  if [[ -z "$need" ]]; then
+    need=$(pb::scale_value disk_mb "")
+  fi
+  [[ -n "$need" ]] || return 0
+  free=$(pb::free_mb "$PB_DIR")
+  if ((free < need)); then
+    pb::preflight_fail "not enough disk for scale ${PB_SCALE_NAME}: about ${need} MB needed, ${free} MB free under ${PB_DIR}" \
+      "free some space, put the data elsewhere with --dir DIR, or use a smaller --scale"
+  else
+    pb::preflight_ok "disk: about ${need} MB needed, ${free} MB free under $(dirname "$PB_DIR")"
+  fi
+}
+
+pb::_check_ports() {
+  local port busy=()
+  while IFS= read -r port; do
+    pb::port_free "$port" || busy+=("$port")
+  done < <(pb::cluster_ports)
+  if ((${#busy[@]})); then
+    pb::preflight_fail "port(s) in use: ${busy[*]}" \
+      "stop what listens there, or choose another first port with --port N (this topology needs $(pb::cluster_ports | wc -l | tr -d ' ') consecutive ports)"
+  else
+    pb::preflight_ok "ports $(pb::cluster_ports | head -n 1)-$(pb::cluster_ports | tail -n 1) free"
+  fi
+}
+
+pb::_check_dirs() {
+  if [[ -e "$PB_DIR" && ! -d "$PB_DIR" ]]; then
+    pb::preflight_fail "--dir ${PB_DIR} is not a directory" "give a directory path (created if missing)"
+  fi
+  if [[ -e "$PB_REPORT_DIR" ]] && [[ ! -d "$PB_REPORT_DIR" || -n "$(ls -A "$PB_REPORT_DIR" 2>/dev/null)" ]]; then
+    pb::preflight_fail "--report-dir ${PB_REPORT_DIR} exists and is not empty" "give a new or empty directory"
+  fi
+}
+
+# --uri: reachable, its version and kind, and whether dbalab_<playbook> exists.
+pb::_check_uri() {
+  local js info
+  js='const h = db.adminCommand({hello: 1}), b = db.adminCommand({buildInfo: 1}); '
+  js+='const n = db.adminCommand({listDatabases: 1, nameOnly: true, filter: {name: DB_NAME}}).databases.length; '
+  js+='const o = n ? db.getSiblingDB(DB_NAME).getCollection("_dbalab_owner").findOne({_id: "owner"}) : null; '
+  js+='print(JSON.stringify({version: b.version, setName: h.setName || null, msg: h.msg || null, exists: n > 0, owner: o}))'
+  js=${js//DB_NAME/$(jq -nc --arg n "$PB_DB_NAME" '$n')}
+  info=''
+  if ! pb::mongosh_eval info --uri "$(pb::_uri_with_timeout "$PB_URI")" --read-only "$js"; then
+    pb::preflight_fail "cannot reach --uri $(pb::redact "$PB_URI")" \
+      "check the address, that the server runs, credentials and TLS options in the URI (mongosh \"URI\" should connect)"
+    return 0
+  fi
+  info=$(tail -n 1 <<<"$info")
+  if ! jq -e . >/dev/null 2>&1 <<<"$info"; then
+    pb::preflight_fail "unexpected answer from --uri $(pb::redact "$PB_URI"): ${info}" "check that it is a MongoDB deployment"
+    return 0
+  fi
+  PB_SERVER_INFO=$info
+  pb::preflight_ok "--uri reachable: MongoDB $(jq -r .version <<<"$info")$(jq -r 'if .setName then ", replica set " + .setName elif .msg == "isdbgrid" then ", mongos" else ", standalone" end' <<<"$info")"
+  if [[ "$(jq -r .exists <<<"$info")" == true ]]; then
+    pb::preflight_fail "database ${PB_DB_NAME} already exists on the target" \
+      "it is left by an earlier run ($(jq -r 'if .owner then "run " + .owner.runId + " of " + (.owner.created | tostring) else "or by someone else" end' <<<"$info")); this run only drops what it created: drop it yourself with mongosh \"URI\" --eval 'db.getSiblingDB(\"${PB_DB_NAME}\").dropDatabase()' if it is not needed"
+  fi
+}
+
+# Adds serverSelectionTimeoutMS=5000 so an unreachable --uri fails in seconds.
+pb::_uri_with_timeout() {
+  local uri="$1"
+  if [[ "$uri" == *serverSelectionTimeoutMS=* ]]; then
+    printf '%s' "$uri"
+  elif [[ "$uri" == *\?* ]]; then
+    printf '%s&serverSelectionTimeoutMS=5000' "$uri"
+  elif [[ "$uri" =~ ^mongodb(\+srv)?://[^/]*$ ]]; then
+    printf '%s/?serverSelectionTimeoutMS=5000' "$uri"
+  else
+    printf '%s?serverSelectionTimeoutMS=5000' "$uri"
+  fi
+}
+
+# The framework's checks, then the playbook's own (playbook_preflight, which
+# calls pb::preflight_fail / pb::preflight_ok), then the verdict.
+pb::preflight() {
+  local i
+  PB_RESOLVED=()
+  PB_BINPATHS=()
+  pb::_check_tools
+  case "$PB_TOPOLOGY" in
+    uri) command -v mongosh >/dev/null 2>&1 && pb::_check_uri ;;
+    single|replset|sharded)
+      pb::_check_dirs
+      if command -v m >/dev/null 2>&1 || [[ -n "$PB_BINARYPATH" ]]; then
+        pb::_check_binaries
+      else
+        PB_RESOLVED=("${PB_VERSIONS[@]}")
+        PB_BINPATHS=()
+        for i in "${PB_VERSIONS[@]}"; do PB_BINPATHS+=("<binaries for MongoDB ${i}>"); done
+      fi
+      pb::_check_disk
+      pb::_check_ports
+      ;;
+    none) pb::_check_dirs ;;
+  esac
+  if declare -F playbook_preflight >/dev/null; then
+    playbook_preflight
+  fi
+  pb::preflight_verdict
+}

@@ -1,0 +1,449 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # globals are shared between the framework files
+# Measurements, tables, charts, verdicts and log excerpts, and the report
+# directory built from them: report.md, results.json (jq), one CSV per table,
+# PNG charts through gnuplot when present (the report says when not), logs/.
+#
+# Everything is first appended as one JSON object per line to $PB_RECORDS,
+# from bash (these functions) and from mongosh stages (stage.measure() etc. in
+# js/stage.js), and turned into the report at the end, also after a failure.
+# Numbers are written as JSON numbers only when jq 1.6 keeps them exact
+# (at most 15 digits); longer integers such as cursor ids stay strings.
+
+PB_REPORT_WRITTEN=0
+PB_REPORT_READY=''
+
+pb::_record() {
+  printf '%s\n' "$1" >>"$PB_RECORDS"
+}
+
+# jq filter: strings that are safe numbers become numbers, true/false booleans.
+PB_JQ_TYPED='def typed: if type != "string" then . elif . == "true" then true elif . == "false" then false elif test("^-?(0|[1-9][0-9]{0,14})(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$") then tonumber else . end;'
+
+# pb::measure KEY VALUE [UNIT]: one measurement (of the current version).
+pb::measure() {
+  local key="$1" value="$2" unit="${3:-}"
+  pb::_record "$(jq -nc --arg k "$key" --arg v "$value" --arg u "$unit" --arg ver "${PB_VERSION:-}" \
+    --arg s "${PB_CURRENT_STAGE:-}" "${PB_JQ_TYPED}"'{type: "measure", version: $ver, stage: $s, key: $k, value: ($v | typed), unit: $u}')"
+}
+
+# pb::table NAME "Title" COLUMN...: declares a table (a CSV and a report section).
+pb::table() {
+  local name="$1" title="$2"
+  shift 2
+  [[ "$name" =~ ^[a-z0-9][a-z0-9_-]*$ ]] || pb::die "pb::table: name '${name}' must be lower-case letters, digits, - or _"
+  (($#)) || pb::die "pb::table ${name}: no columns"
+  pb::_record "$(jq -nc --arg n "$name" --arg t "$title" '{type: "table", name: $n, title: $t, columns: $ARGS.positional}' --args "$@")"
+}
+
+# pb::row NAME VALUE...: one row, values in column order.
+pb::row() {
+  local name="$1"
+  shift
+  pb::_record "$(jq -nc --arg n "$name" --arg ver "${PB_VERSION:-}" \
+    "${PB_JQ_TYPED}"'{type: "row", table: $n, version: $ver, values: ($ARGS.positional | map(typed))}' --args "$@")"
+}
+
+# pb::note "markdown text": a paragraph under "What was done".
+pb::note() {
+  pb::_record "$(jq -nc --arg t "$1" --arg ver "${PB_VERSION:-}" --arg s "${PB_CURRENT_STAGE:-}" \
+    '{type: "note", version: $ver, stage: $s, text: $t}')"
+}
+
+# pb::verdict --claim TEXT --expected TEXT --observed TEXT
+#             (--test "AWK EXPRESSION" | --result REPRODUCED|NOT_REPRODUCED|NOT_APPLICABLE)
+#             [--reason TEXT] [--version V]
+# --test decides from numbers: true is REPRODUCED, false NOT REPRODUCED, for
+# example --test "${ratio} >= 5". NOT APPLICABLE needs --reason. Prints the
+# verdict line and records it.
+pb::verdict() {
+  local claim='' expected='' observed='' test='' result='' reason='' version="${PB_VERSION:-}"
+  while (($#)); do
+    case "$1" in
+      --claim) claim="$2" ;;
+      --expected) expected="$2" ;;
+      --observed) observed="$2" ;;
+      --test) test="$2" ;;
+      --result) result="$2" ;;
+      --reason) reason="$2" ;;
+      --version) version="$2" ;;
+      *) pb::die "pb::verdict: unknown argument '$1'" ;;
+    esac
+    (($# >= 2)) || pb::die "pb::verdict: $1 needs a value"
+    shift 2
+  done
+  [[ -n "$claim" ]] || pb::die "pb::verdict: --claim is required"
+  if [[ -n "$test" ]]; then
+    [[ -z "$result" ]] || pb::die "pb::verdict: give --test or --result, not both"
+    [[ "$test" =~ ^[-+*/%().0-9eE\ \<\>=!\&\|]+$ ]] \
+      || pb::die "pb::verdict '${claim}': --test must compare numbers, got '${test}' (a measurement missing?)"
+    local holds
+    holds=$(awk "BEGIN { print (${test}) ? 1 : 0 }" 2>/dev/null) \
+      || pb::die "pb::verdict '${claim}': cannot evaluate --test '${test}'"
+    if [[ "$holds" == 1 ]]; then result="REPRODUCED"; else result="NOT REPRODUCED"; fi
+  fi
+  result=${result//_/ }
+  result=${result^^}
+  case "$result" in
+    "REPRODUCED"|"NOT REPRODUCED") ;;
+    "NOT APPLICABLE") [[ -n "$reason" ]] || pb::die "pb::verdict '${claim}': NOT APPLICABLE needs --reason" ;;
+    *) pb::die "pb::verdict '${claim}': --result must be REPRODUCED, NOT_REPRODUCED or NOT_APPLICABLE, got '${result}'" ;;
+  esac
+  pb::_record "$(jq -nc --arg c "$claim" --arg e "$expected" --arg o "$observed" --arg r "$result" \
+    --arg why "$reason" --arg ver "$version" --arg t "$test" \
+    '{type: "verdict", claim: $c, expected: $e, observed: $o, verdict: $r, reason: $why, version: $ver, test: $t}')"
+  pb::info "$(pb::_verdict_colour "$result")${result}${PB_C_OFF}: ${claim}${version:+ [${version}]} (expected ${expected:-?}, observed ${observed:-?}${reason:+; ${reason}})"
+}
+
+pb::_verdict_colour() {
+  case "$1" in
+    "REPRODUCED") printf '%s' "$PB_C_GREEN" ;;
+    "NOT REPRODUCED") printf '%s' "$PB_C_RED" ;;
+    *) printf '%s' "$PB_C_YELLOW" ;;
+  esac
+}
+
+# pb::chart NAME --table T --x COLUMN --y COLUMN[,COLUMN...] [--group COLUMN]
+#           [--title T] [--xlabel T] [--ylabel T] [--logx] [--logy]
+#           [--style lines|points|linespoints]
+# A PNG (charts/NAME.png) drawn by gnuplot at report time; one series per
+# --y column, times one per distinct --group value (e.g. version, run).
+pb::chart() {
+  local name="$1" table='' x='' y='' group='' title='' xlabel='' ylabel='' logx=false logy=false style=linespoints
+  shift
+  while (($#)); do
+    case "$1" in
+      --logx) logx=true; shift; continue ;;
+      --logy) logy=true; shift; continue ;;
+    esac
+    (($# >= 2)) || pb::die "pb::chart ${name}: $1 needs a value"
+    case "$1" in
+      --table) table="$2" ;;
+      --x) x="$2" ;;
+      --y) y="$2" ;;
+      --group) group="$2" ;;
+      --title) title="$2" ;;
+      --xlabel) xlabel="$2" ;;
+      --ylabel) ylabel="$2" ;;
+      --style) style="$2" ;;
+      *) pb::die "pb::chart ${name}: unknown argument '$1'" ;;
+    esac
+    shift 2
+  done
+  [[ "$name" =~ ^[a-z0-9][a-z0-9_-]*$ ]] || pb::die "pb::chart: name '${name}' must be lower-case letters, digits, - or _"
+  [[ -n "$table" && -n "$x" && -n "$y" ]] || pb::die "pb::chart ${name}: --table, --x and --y are required"
+  pb::_record "$(jq -nc --arg n "$name" --arg t "$table" --arg x "$x" --arg y "$y" --arg g "$group" \
+    --arg title "${title:-$name}" --arg xl "${xlabel:-$x}" --arg yl "${ylabel:-$y}" \
+    --argjson lx "$logx" --argjson ly "$logy" --arg s "$style" \
+    '{type: "chart", name: $n, table: $t, x: $x, y: ($y | split(",")), group: $g, title: $title,
+      xlabel: $xl, ylabel: $yl, logx: $lx, logy: $ly, style: $s}')"
+}
+
+# pb::excerpt NAME FILE [--grep ERE] [--max N] [--note TEXT]: copies the lines of
+# a log (plain or .gz) that the analysis used into logs/NAME in the report.
+pb::excerpt() {
+  local name="$1" file="$2" grep='' max=200 note='' dest lines
+  shift 2
+  while (($#)); do
+    (($# >= 2)) || pb::die "pb::excerpt ${name}: $1 needs a value"
+    case "$1" in
+      --grep) grep="$2" ;;
+      --max) max="$2" ;;
+      --note) note="$2" ;;
+      *) pb::die "pb::excerpt ${name}: unknown argument '$1'" ;;
+    esac
+    shift 2
+  done
+  [[ "$name" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || pb::die "pb::excerpt: name '${name}' must be a plain file name"
+  if ((PB_DRY_RUN)); then
+    pb::info "excerpt ${name}: lines of ${file}${grep:+ matching ${grep}} (at most ${max})"
+    return 0
+  fi
+  mkdir -p "${PB_WORK}/logs"
+  dest="${PB_WORK}/logs/${name}"
+  {
+    if [[ "$file" == *.gz ]]; then gzip -dc -- "$file"; else cat -- "$file"; fi
+  } 2>/dev/null | { if [[ -n "$grep" ]]; then grep -E -- "$grep" || true; else cat; fi; } \
+    | head -n "$max" >"$dest" || true
+  lines=$(wc -l <"$dest" | tr -d ' ')
+  pb::_record "$(jq -nc --arg n "$name" --arg f "$file" --arg g "$grep" --arg note "$note" --argjson l "$lines" \
+    --arg ver "${PB_VERSION:-}" '{type: "excerpt", name: $n, source: $f, grep: $g, lines: $l, note: $note, version: $ver, file: ("logs/" + $n)}')"
+}
+
+# --- environment ---------------------------------------------------------
+
+pb::_os_name() {
+  if [[ -r /etc/os-release ]]; then
+    (. /etc/os-release && printf '%s' "${PRETTY_NAME:-${NAME:-Linux}}")
+  elif command -v sw_vers >/dev/null 2>&1; then
+    printf 'macOS %s' "$(sw_vers -productVersion)"
+  else
+    uname -s
+  fi
+}
+
+pb::_cpu_model() {
+  if [[ -r /proc/cpuinfo ]]; then
+    awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo
+  else
+    sysctl -n machdep.cpu.brand_string 2>/dev/null || uname -m
+  fi
+}
+
+pb::_cpu_count() {
+  nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || printf '0'
+}
+
+pb::_memory_bytes() {
+  if [[ -r /proc/meminfo ]]; then
+    awk '/^MemTotal:/ {printf "%.0f", $2 * 1024; exit}' /proc/meminfo
+  else
+    sysctl -n hw.memsize 2>/dev/null || printf '0'
+  fi
+}
+
+pb::_tool_version() {
+  case "$1" in
+    mongosh|m) "$1" --version 2>/dev/null | head -n 1 ;;
+    mlaunch) mlaunch --version 2>&1 | awk 'NR == 1 {print $3}' ;;
+    jq) jq --version 2>/dev/null ;;
+    gnuplot) gnuplot --version 2>/dev/null | awk '{print $2 "." $4}' ;;
+    mongodump|mongorestore|mongoexport) "$1" --version 2>/dev/null | awk 'NR == 1 {print $NF}' ;;
+  esac
+}
+
+# Records the host, tools, topology and scale once (results.json "environment").
+pb::_record_environment() {
+  local tools=() t v scale_json
+  for t in bash mongosh mlaunch m jq gnuplot "${PB_EXTRA_TOOLS[@]}"; do
+    if [[ "$t" == bash ]]; then
+      v=$BASH_VERSION
+    elif command -v "$t" >/dev/null 2>&1; then
+      v=$(pb::_tool_version "$t" || true)
+    else
+      v=''
+    fi
+    tools+=("${t}=${v:-absent}")
+  done
+  scale_json='{}'
+  if ((${#PB_SCALE[@]})); then
+    scale_json=$(for t in "${!PB_SCALE[@]}"; do printf '%s\t%s\n' "$t" "${PB_SCALE[$t]}"; done \
+      | jq -R "${PB_JQ_TYPED}"'split("\t") | {(.[0]): (.[1] | typed)}' | jq -s 'add // {}')
+  fi
+  pb::_record "$(jq -nc \
+    --arg host "$(hostname 2>/dev/null || uname -n)" --arg os "$(pb::_os_name)" \
+    --arg kernel "$(uname -sr)" --arg arch "$(uname -m)" --arg cpu "$(pb::_cpu_model)" \
+    --argjson cpus "$(pb::_cpu_count)" --argjson mem "$(pb::_memory_bytes)" \
+    --arg topo "$PB_TOPOLOGY" --arg summary "$(pb::topology_summary)" \
+    --argjson nodes "$PB_NODES" --argjson arbiter "$PB_ARBITER" --argjson shards "$PB_SHARDS" \
+    --argjson configs "$PB_CONFIG_SERVERS" --argjson mongos "$PB_MONGOS" \
+    --arg uri "$(pb::redact "${PB_URI:-}")" --arg port "$PB_PORT" --arg dir "$PB_DIR" \
+    --arg scale "$PB_SCALE_NAME" --argjson scaleParams "$scale_json" \
+    --arg mongodArgs "$(pb::quote "${PB_MONGOD_ARGS[@]}")" \
+    '{type: "environment",
+      host: {name: $host, os: $os, kernel: $kernel, arch: $arch, cpu: $cpu, cpus: $cpus, memoryBytes: $mem},
+      topology: ({type: $topo, summary: $summary} +
+        (if $topo == "uri" then {uri: $uri}
+         elif $topo == "none" then {}
+         else {nodes: $nodes, arbiter: ($arbiter == 1), shards: $shards, configServers: $configs,
+               mongos: $mongos, firstPort: ($port | tonumber), dir: $dir, extraServerOptions: $mongodArgs} end)),
+      scale: {name: $scale, params: $scaleParams},
+      tools: ($ARGS.positional | map(split("=") | {(.[0]): (.[1:] | join("="))}) | add)}' \
+    --args "${tools[@]}")"
+}
+
+# pb::record_version REQUESTED RESOLVED BINPATH [SERVER_VERSION]
+pb::record_version() {
+  pb::_record "$(jq -nc --arg r "$1" --arg v "$2" --arg b "$3" --arg s "${4:-}" \
+    '{type: "version", requested: $r, resolved: $v, binpath: $b, server: $s}')"
+}
+
+# --- writing -------------------------------------------------------------
+
+# The records as one JSON document: results.json.
+pb::_results_json() {
+  local status="$1" stages
+  stages=$(for i in "${!PB_STAGE_NAMES[@]}"; do
+    printf '%s\t%s\t%s\n' "${PB_STAGE_NAMES[$i]}" "${PB_STAGE_LABELS[$i]}" "${PB_STAGE_SECONDS[$i]}"
+  done | jq -R 'split("\t") | {name: .[0], label: .[1], seconds: (.[2] | tonumber)}' | jq -s '.')
+  jq -s --arg status "$status" --arg name "$PB_NAME" --arg title "$PB_TITLE" \
+    --arg started "$PB_STARTED" --arg finished "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+    --argjson seconds "$((SECONDS - PB_T0))" --arg failure "${PB_FAILURE:-}" \
+    --arg command "$(pb::redact "$(pb::quote "$0" "${PB_ARGV[@]}")")" \
+    --arg runId "$PB_RUN_ID" --argjson stages "$stages" '
+    def of(t): map(select(.type == t)) | map(del(.type));
+    . as $r
+    | ($r | of("table")) as $tables
+    | {
+        schema: 1, playbook: $name, title: $title, runId: $runId, status: $status,
+        failure: (if $failure == "" then null else $failure end),
+        command: $command, started: $started, finished: $finished, durationSeconds: $seconds,
+        environment: ((($r | of("environment") | .[0]) // {}) + {versions: ($r | of("version"))}),
+        stages: $stages,
+        measurements: ($r | of("measure")),
+        tables: (reduce ($r[] | select(.type == "table" or .type == "row")) as $x ({};
+          if $x.type == "table" then .[$x.name] = (.[$x.name] // {rows: []}) + {title: $x.title, columns: $x.columns}
+          else .[$x.table] = (.[$x.table] // {title: $x.table, columns: (($x.row // {}) | keys_unsorted), rows: []})
+               | .[$x.table].rows += [{version: $x.version,
+                   values: (if $x.values then $x.values
+                            else [.[$x.table].columns[] as $c | $x.row[$c]] end)}] end)),
+        verdicts: ($r | of("verdict")),
+        notes: ($r | of("note")),
+        charts: ($r | of("chart")),
+        logExcerpts: ($r | of("excerpt")),
+        knobs: ($r | of("knob") | map(.target |= (. // "" | gsub("(?<a>mongodb(\\+srv)?://[^:/@ ]+:)[^@ ]*@"; "\(.a)***@"))))
+      }' "$PB_RECORDS"
+}
+
+pb::_write_csvs() {
+  local dir="$1" results="$2" name
+  while IFS= read -r name; do
+    jq -r --arg n "$name" '
+      .tables[$n] as $t
+      | ([$t.rows[].version] | map(select(. != "")) | length > 0) as $v
+      | (if $v then ["version"] else [] end) + $t.columns,
+        ($t.rows[] | (if $v then [.version] else [] end) + .values)
+      | map(if type == "object" or type == "array" then tojson else . end) | @csv' "$results" >"${dir}/${name}.csv"
+  done < <(jq -r '.tables | keys[]' "$results")
+}
+
+# Draws each chart with gnuplot, or writes why not; keeps the gnuplot script.
+pb::_write_charts() {
+  local dir="$1" results="$2" name terminal=png
+  PB_CHART_STATUS=()
+  [[ "$(jq '.charts | length' "$results")" -gt 0 ]] || return 0
+  mkdir -p "${dir}/charts"
+  if command -v gnuplot >/dev/null 2>&1 && gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then
+    terminal=pngcairo
+  fi
+  while IFS= read -r name; do
+    # One data file per series: "x y" lines, numeric rows only.
+    jq -r --arg n "$name" --arg dir "${dir}/charts" --arg term "$terminal" '
+      (.charts[] | select(.name == $n)) as $c
+      | .tables[$c.table] as $t
+      | ($t.columns | index($c.x)) as $xi
+      | ($t.columns | if $c.group == "" then null else index($c.group) end) as $gi
+      | [$t.rows[] | {g: (if $c.group == "version" then .version elif $gi == null then "" else (.values[$gi] | tostring) end), v: .values}]
+      | group_by(.g) as $groups
+      | [ $c.y[] as $y | ($t.columns | index($y)) as $yi | $groups[]
+          | {title: ([(if .[0].g != "" then .[0].g else empty end), (if ($c.y | length) > 1 or .[0].g == "" then $y else empty end)] | join(" ")),
+             data: (map([.v[$xi], .v[$yi]] | select(.[0] | type == "number") | select(.[1] | type == "number")) | map(map(tostring) | join(" ")) | join("\n"))} ]
+      | to_entries
+      | (.[] | "#DATA \(.key)\n\(.value.data)"),
+        "#SCRIPT",
+        "set terminal \($term) size 960,560",
+        "set output \"\($dir)/\($n).png\"",
+        "set title \"\($c.title)\"",
+        "set xlabel \"\($c.xlabel)\"",
+        "set ylabel \"\($c.ylabel)\"",
+        "set grid",
+        "set key left top",
+        (if $c.logx then "set logscale x" else empty end),
+        (if $c.logy then "set logscale y" else empty end),
+        "plot " + ([.[] | "\"\($dir)/\($n)-\(.key).dat\" using 1:2 with \($c.style) title \"\(.value.title)\""] | join(", "))
+      ' "$results" | awk -v base="${dir}/charts/${name}" '
+        /^#DATA / { out = base "-" $2 ".dat"; printf "" > out; next }
+        /^#SCRIPT$/ { out = base ".gp"; printf "" > out; next }
+        { print > out }'
+    if command -v gnuplot >/dev/null 2>&1; then
+      if pb::run --quiet gnuplot "${dir}/charts/${name}.gp"; then
+        PB_CHART_STATUS+=("${name}=drawn")
+      else
+        PB_CHART_STATUS+=("${name}=gnuplot failed (see run.log)")
+      fi
+    else
+      PB_CHART_STATUS+=("${name}=not drawn: gnuplot not found (Debian/Ubuntu: apt-get install gnuplot-nox; macOS: brew install gnuplot); data and script in charts/")
+    fi
+  done < <(jq -r '.charts[].name' "$results")
+}
+
+pb::_md_table() {
+  # stdin: JSON {columns, rows:[{version, values}]}; a markdown table.
+  jq -r '
+    def cell: if . == null then "" elif type == "string" then gsub("\\|"; "\\|") | gsub("\n"; " ") else tojson end;
+    ([.rows[].version] | map(select(. != "")) | length > 0) as $v
+    | ((if $v then ["version"] else [] end) + .columns) as $h
+    | "| " + ($h | map(cell) | join(" | ")) + " |",
+      "|" + ($h | map("---") | join("|")) + "|",
+      (.rows[] | "| " + (((if $v then [.version] else [] end) + .values) | map(cell) | join(" | ")) + " |")'
+}
+
+pb::_write_markdown() {
+  local dir="$1" results="$2" name status_line line
+  {
+    jq -r '"# \(.title)\n",
+      "Playbook `\(.playbook)` · status **\(.status)** · \(.started) to \(.finished) (\(.durationSeconds) s)\n",
+      (if .failure then "**Failure:** \(.failure)\n" else empty end),
+      "Command: `\(.command)`\n"' "$results"
+    printf '## Verdicts\n\n'
+    if [[ "$(jq '.verdicts | length' "$results")" -gt 0 ]]; then
+      jq -r '
+        def cell: tostring | gsub("\\|"; "\\|") | gsub("\n"; " ");
+        "| claim | version | expected | observed | verdict |",
+        "|---|---|---|---|---|",
+        (.verdicts[] | "| \(.claim | cell) | \(.version | cell) | \(.expected | cell) | \(.observed | cell) | **\(.verdict)**\(if .reason != "" then ": " + (.reason | cell) else "" end) |")' "$results"
+    else
+      printf 'No verdict was reached%s.\n' "$(jq -r 'if .status != "done" then " (the run did not finish)" else "" end' "$results")"
+    fi
+    printf '\n## Environment\n\n'
+    jq -r '.environment as $e |
+      "- Host: \($e.host.name // "?"), \($e.host.os // "?") (\($e.host.kernel // "?"), \($e.host.arch // "?"))",
+      "- CPU: \($e.host.cpu // "?"), \($e.host.cpus // "?") cores; memory \((($e.host.memoryBytes // 0) / 1073741824 * 10 | round) / 10) GiB",
+      "- Topology: \($e.topology.summary // "?")\(if $e.topology.extraServerOptions then "; server options: `\($e.topology.extraServerOptions)`" else "" end)",
+      "- Scale: \($e.scale.name // "?") \($e.scale.params // {} | to_entries | map("\(.key)=\(.value)") | join(" "))",
+      "- MongoDB: \(if ($e.versions | length) > 0 then ($e.versions | map("\(.server // .resolved | if . == "" then "?" else . end) (requested \(.requested)\(if .binpath != "" then ", " + .binpath else "" end))") | join("; ")) else "none" end)",
+      "- Tools: \($e.tools // {} | to_entries | map("\(.key) \(.value)") | join(", "))"' "$results"
+    printf '\n## What was done\n\n'
+    jq -r '.stages[] | "- \(.name)\(if .label != "" then " (" + .label + ")" else "" end): \(.seconds) s"' "$results"
+    jq -r '.notes[] | "\n\(if .version != "" then "**[" + .version + "]** " else "" end)\(.text)"' "$results"
+    jq -r 'if (.knobs | length) > 0 then "\nServer parameters changed during the run (restored at cleanup):\n", (.knobs[] | "- `\(.name)`: \(.old | tojson) -> \(.new | tojson)\(if .target then " on " + .target else "" end)") else empty end' "$results"
+    if [[ "$(jq '.tables | length' "$results")" -gt 0 ]]; then
+      printf '\n## Tables\n'
+      while IFS= read -r name; do
+        printf '\n### %s\n\n' "$(jq -r --arg n "$name" '.tables[$n].title' "$results")"
+        jq --arg n "$name" '.tables[$n]' "$results" | pb::_md_table
+        printf '\nData: [%s.csv](%s.csv)\n' "$name" "$name"
+      done < <(jq -r '.tables | keys[]' "$results")
+    fi
+    if ((${#PB_CHART_STATUS[@]})); then
+      printf '\n## Charts\n'
+      for line in "${PB_CHART_STATUS[@]}"; do
+        name=${line%%=*}
+        status_line=${line#*=}
+        printf '\n### %s\n\n' "$(jq -r --arg n "$name" '.charts[] | select(.name == $n) | .title' "$results")"
+        if [[ "$status_line" == drawn ]]; then
+          printf '![%s](charts/%s.png)\n' "$name" "$name"
+        else
+          printf 'Chart %s: %s.\n' "$name" "$status_line"
+        fi
+      done
+    fi
+    if [[ "$(jq '.logExcerpts | length' "$results")" -gt 0 ]]; then
+      printf '\n## Log excerpts\n\n'
+      jq -r '.logExcerpts[] | "- [\(.name)](\(.file)): \(.lines) line(s) from `\(.source)`\(if .grep != "" then " matching `" + .grep + "`" else "" end)\(if .note != "" then ": " + .note else "" end)"' "$results"
+    fi
+    printf '\n## Files\n\n- results.json: every measurement, table, verdict and the environment\n- run.log: every command and its output\n'
+  } >"${dir}/report.md"
+}
+
+# pb::report_write STATUS: results.json, CSVs, charts, report.md into
+# $PB_REPORT_DIR. STATUS: done or failed.
+pb::report_write() {
+  local status="$1" dir="$PB_REPORT_DIR" results
+  PB_REPORT_WRITTEN=1
+  if ((PB_DRY_RUN)); then
+    pb::info "report: would be written to ${dir}"
+    return 0
+  fi
+  results="${dir}/results.json"
+  pb::_results_json "$status" >"${results}.tmp"
+  mv "${results}.tmp" "$results"
+  pb::_write_csvs "$dir" "$results"
+  pb::_write_charts "$dir" "$results"
+  if [[ -d "${PB_WORK}/logs" ]]; then
+    mkdir -p "${dir}/logs"
+    cp -R "${PB_WORK}/logs/." "${dir}/logs/"
+  fi
+  pb::_write_markdown "$dir" "$results"
+  pb::info "report: ${dir}/report.md"
+}

@@ -1,0 +1,183 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # globals are shared between the framework files
+# The one runner for external commands. Every command a playbook runs (m,
+# mlaunch, mongosh with its script, mongodump, ...) goes through pb::run or
+# pb::capture, which print it as "$ command" first. With --dry-run the same
+# lines are printed in the same order and nothing runs, except commands marked
+# --read-only (they only look, such as `m installed --json`).
+#
+# Each command runs in its own process group with stdin from /dev/null, so
+# Ctrl-C and TERM reach the playbook, whose cleanup stops the group.
+
+PB_CHILD_PID=''
+PB_DRY_RUN=${PB_DRY_RUN:-0}
+
+# pb::quote ARG...: the arguments as one line a shell would split back the same.
+pb::quote() {
+  local out='' a q="'"
+  for a in "$@"; do
+    if [[ "$a" =~ ^[A-Za-z0-9_@%+=:,./-]+$ ]]; then
+      out+=" $a"
+    else
+      out+=" '${a//$q/$q\\$q$q}'"
+    fi
+  done
+  printf '%s' "${out# }"
+}
+
+# Hides passwords in connection strings shown on screen and in logs.
+pb::redact() {
+  sed -E 's#(mongodb(\+srv)?://[^:/@ ]+:)[^@ ]*@#\1***@#g' <<<"$1"
+}
+
+pb::show_cmd() {
+  local line
+  line=$(pb::redact "$(pb::quote "$@")")
+  if ((PB_DRY_RUN)); then
+    printf '$ %s\n' "$line" >&"$PB_FD"
+  else
+    printf '%s$ %s%s\n' "$PB_C_DIM" "$line" "$PB_C_OFF" >&"$PB_FD"
+  fi
+  pb::_to_log "\$ ${line}"
+}
+
+# Runs "$@" in a process group of its own. Output: MODE live (terminal and run
+# log), log (run log only) or FILE:path (stdout to path, stderr to the run log).
+pb::_spawn() {
+  local mode="$1"
+  shift
+  set -m
+  case "$mode" in
+    live) { "$@" 2>&1 </dev/null | tee -a "$PB_LOG" >&"$PB_FD"; } & ;;
+    log) "$@" </dev/null >>"$PB_LOG" 2>&1 & ;;
+    FILE:*) "$@" </dev/null >"${mode#FILE:}" 2>>"$PB_LOG" & ;;
+  esac
+  PB_CHILD_PID=$!
+  set +m
+}
+
+pb::_wait_child() {
+  local progress="$1" rc=0
+  if [[ -n "$progress" ]]; then
+    pb::progress_wait "$PB_CHILD_PID" "$progress" || rc=$?
+  else
+    wait "$PB_CHILD_PID" || rc=$?
+  fi
+  PB_CHILD_PID=''
+  return "$rc"
+}
+
+# Stops the running command's process group (cleanup, signals).
+pb::stop_child() {
+  local pid="$PB_CHILD_PID" _
+  [[ -n "$pid" ]] || return 0
+  kill -TERM -- "-${pid}" 2>/dev/null || true
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    kill -0 -- "-${pid}" 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -KILL -- "-${pid}" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  PB_CHILD_PID=''
+}
+
+# The last failed command, for the failure line of the summary and report.
+PB_LAST_FAILED=''
+pb::_note_status() {
+  local rc="$1"
+  shift
+  if ((rc == 0)); then
+    PB_LAST_FAILED=''
+  else
+    PB_LAST_FAILED="$(pb::redact "$(pb::quote "$@")") (exit ${rc})"
+  fi
+}
+
+pb::_show_failure_tail() {
+  local rc="$1"
+  shift
+  pb::error "command failed (exit ${rc}): $(pb::redact "$(pb::quote "$@")")"
+  if [[ -f "$PB_LOG" ]]; then
+    printf '  last lines of the run log (%s):\n' "$PB_LOG" >&2
+    tail -n 15 "$PB_LOG" | sed 's/^/  | /' >&2
+  fi
+}
+
+# pb::run [--read-only] [--progress LABEL] [--quiet] COMMAND [ARG...]
+#   --read-only      it changes nothing: run it with --dry-run too
+#   --progress LABEL long step: output goes to the run log, a ticker shows time
+#   --quiet          output goes to the run log only
+# Returns the command's exit status (a failure stops the playbook unless the
+# call is tested, as in `if pb::run ...`).
+pb::run() {
+  local read_only=0 progress='' mode=live rc=0
+  while (($#)); do
+    case "$1" in
+      --read-only) read_only=1 ;;
+      --progress) progress="$2"; mode=log; shift ;;
+      --quiet) mode=log ;;
+      *) break ;;
+    esac
+    shift
+  done
+  (($#)) || pb::die "pb::run: no command"
+  pb::show_cmd "$@"
+  if ((PB_DRY_RUN && !read_only)); then
+    return 0
+  fi
+  pb::_spawn "$mode" "$@"
+  pb::_wait_child "$progress" || rc=$?
+  pb::_note_status "$rc" "$@"
+  if ((rc != 0)) && [[ "$mode" == log ]]; then
+    pb::_show_failure_tail "$rc" "$@"
+  fi
+  return "$rc"
+}
+
+# pb::capture [--read-only] [--dry-value TEXT] [--progress LABEL] VAR COMMAND [ARG...]
+# Runs the command (shown like pb::run) and stores its stdout, without the
+# trailing newline, in VAR; stderr goes to the run log. With --dry-run a
+# command that is not --read-only is only shown and VAR gets TEXT.
+pb::capture() {
+  # Locals are prefixed: VAR is assigned by name and must not be one of them.
+  local _pbc_ro=0 _pbc_dry='' _pbc_progress='' _pbc_var _pbc_out _pbc_rc=0
+  while (($#)); do
+    case "$1" in
+      --read-only) _pbc_ro=1 ;;
+      --dry-value) _pbc_dry="$2"; shift ;;
+      --progress) _pbc_progress="$2"; shift ;;
+      *) break ;;
+    esac
+    shift
+  done
+  _pbc_var="$1"
+  shift
+  (($#)) || pb::die "pb::capture: no command"
+  pb::show_cmd "$@"
+  if ((PB_DRY_RUN && !_pbc_ro)); then
+    printf -v "$_pbc_var" '%s' "$_pbc_dry"
+    return 0
+  fi
+  _pbc_out=$(pb::tempfile capture)
+  pb::_spawn "FILE:${_pbc_out}" "$@"
+  pb::_wait_child "$_pbc_progress" || _pbc_rc=$?
+  pb::_note_status "$_pbc_rc" "$@"
+  printf -v "$_pbc_var" '%s' "$(<"$_pbc_out")"
+  rm -f "$_pbc_out"
+  return "$_pbc_rc"
+}
+
+# pb::run_foreground COMMAND [ARG...]: for the rare command that must talk to
+# the user (setup asking before a system-wide install). Shown like pb::run.
+pb::run_foreground() {
+  pb::show_cmd "$@"
+  if ((PB_DRY_RUN)); then
+    return 0
+  fi
+  "$@"
+}
+
+# pb::tempfile NAME: a new file under the run's temporary directory (removed at exit).
+pb::tempfile() {
+  mktemp "${PB_WORK}/${1:-tmp}.XXXXXX"
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# Options of every playbook (playbooks/lib/options.sh) through the demo playbook:
+# declared and common options, generated --help, one-line usage errors (exit 2).
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load test_helper
+  load playbook_helper
+}
+
+@test "--help lists the scenario options, the common options and the scales, exit 0" {
+  run "$DEMO" --help
+  assert_success
+  assert_line --partial "Usage: ${DEMO} [options]"
+  assert_line --regexp '^  --topology single\|replset\|sharded\|none$'
+  assert_line --regexp '^  --mongodb-version A,B .*\(default: 7\.0\)$'
+  assert_line --regexp '^  --dry-run +print every step and command, change nothing$'
+  assert_line --regexp '^  small +seconds \(default\)$'
+  assert_line --regexp '^ +docs=100000 disk_mb=900000000$'
+  assert_line --partial 'Exit codes: 0 done (verdicts in the report), 1 failure, 2 usage error, 3 preflight failed'
+}
+
+@test "-h is --help" {
+  run "$DEMO" -h
+  assert_success
+  assert_line --partial 'Common options:'
+}
+
+@test "an unknown option is one line on stderr and exit 2" {
+  run --separate-stderr "$DEMO" --frobnicate
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: unknown option --frobnicate (see --help)"
+  assert_output ''
+}
+
+@test "a positional argument is refused" {
+  run --separate-stderr "$DEMO" replset
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: unexpected argument 'replset': options start with -- (see --help)"
+}
+
+@test "an option without its value is refused" {
+  run --separate-stderr "$DEMO" --port
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --port needs a value (see --help)"
+}
+
+@test "an option followed by another option instead of its value is refused" {
+  run --separate-stderr "$DEMO" --scale --dry-run
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --scale needs a value, got option --dry-run (see --help)"
+}
+
+@test "a whole number option refuses text" {
+  run --separate-stderr "$DEMO" --nodes three
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --nodes expects a whole number, got 'three' (see --help)"
+}
+
+@test "a ranged number option refuses values outside its range" {
+  run --separate-stderr "$DEMO" --port 80
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --port must be between 1024 and 65000, got 80 (see --help)"
+}
+
+@test "an enum option names the accepted values" {
+  run --separate-stderr "$DEMO" --scale huge
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --scale must be one of small, medium, full, got 'huge' (see --help)"
+}
+
+@test "a flag refuses a value" {
+  run --separate-stderr "$DEMO" --keep=yes
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --keep takes no value (see --help)"
+}
+
+@test "--option=value is the same as --option value" {
+  run "$DEMO" --dry-run --topology=none --scale=medium
+  assert_success
+  assert_line --partial 'playbook demo-lab, scale medium, no server'
+}
+
+@test "--mongodb-version refuses anything but X.Y or X.Y.Z" {
+  run --separate-stderr "$DEMO" --mongodb-version 7.0,latest
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --mongodb-version expects X.Y or X.Y.Z (such as 7.0 or 7.0.12), got 'latest' (see --help)"
+}
+
+@test "--mongodb-version refuses an empty item in its list" {
+  run --separate-stderr "$DEMO" --mongodb-version 7.0,,8.0
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --mongodb-version expects a comma-separated list such as 1,10,40, got '7.0,,8.0' (see --help)"
+}
+
+@test "--uri must be a MongoDB connection string" {
+  run --separate-stderr "$DEMO" --uri localhost:27017
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --uri must start with mongodb:// or mongodb+srv://, got 'localhost:27017' (see --help)"
+}
+
+@test "--uri excludes the launch options" {
+  run --separate-stderr "$DEMO" --uri mongodb://localhost:1/ --port 30000
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --uri runs against an existing deployment: --port does not apply (see --help)"
+}
+
+@test "--binarypath and --mongodb-version exclude each other" {
+  run --separate-stderr "$DEMO" --binarypath "$FAKE_BIN" --mongodb-version 7.0
+  assert_failure 2
+  assert_output ''
+  assert_equal "$stderr" "demo-lab: --binarypath and --mongodb-version exclude each other: the binaries in the folder decide the version (see --help)"
+}
+
+@test "--dir with white space is refused before anything runs" {
+  run --separate-stderr "$DEMO" --dir "${BATS_TEST_TMPDIR}/a b"
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --dir must not contain white space (mlaunch reads log paths up to the first space) (see --help)"
+  [[ ! -e "${BATS_TEST_TMPDIR}/a b" ]]
+}
+
+@test "a playbook's own validation is a usage error too" {
+  run --separate-stderr "$DEMO" --knob slowms
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --knob expects NAME=VALUE, got 'slowms' (see --help)"
+}
+
+@test "the last of a repeated option wins" {
+  run "$DEMO" --dry-run --topology none --scale full --scale small
+  assert_success
+  assert_line --partial 'scale small'
+}

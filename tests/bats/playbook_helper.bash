@@ -1,0 +1,37 @@
+# shellcheck shell=bash
+# Shared by the playbook framework's bats files: the demo playbook, the fake
+# server binaries (they answer --version only), and a way to source the
+# framework into the test shell for unit tests of its functions.
+DEMO="${DBA_LAB_ROOT}/tests/fixtures/playbooks/demo-lab.sh"
+FAKE_BIN="${DBA_LAB_ROOT}/tests/fixtures/fake-server/bin"
+export DEMO FAKE_BIN
+
+# A port range nobody listens on (each test file gets its own start).
+free_port_base() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# The "$ command" lines of a plan, with the run's own paths replaced.
+plan_lines() {
+  grep '^\$ ' | sed -E \
+    -e "s#${DBA_LAB_ROOT}#ROOT#g" \
+    -e 's#/data/demo-lab-[0-9TZ]+#/data/demo-lab-STAMP#g' \
+    -e 's#"records":"[^"]*"#"records":"RECORDS"#; s#"runId":"[^"]*"#"runId":"RUN"#'
+}
+
+# Sources the framework into the test shell, ready for unit calls.
+load_framework() {
+  # shellcheck source=playbooks/lib/playbook.sh
+  source "${DBA_LAB_ROOT}/playbooks/lib/playbook.sh"
+  PB_NAME="unit-lab"
+  PB_TITLE="unit"
+  pb::log_init
+  PB_WORK="${BATS_TEST_TMPDIR}/work"
+  mkdir -p "$PB_WORK"
+  PB_RECORDS="${PB_WORK}/records.jsonl"
+  : >"$PB_RECORDS"
+  PB_LOG="${PB_WORK}/run.log"
+  PB_DRY_RUN=0 PB_KEEP=0 PB_STEP=0 PB_YES=0
+  PB_RUN_ID="unit-$$"
+  PB_VERSION=''
+}
