@@ -80,7 +80,8 @@ function linearFit(xs, ys) {
 
 // How y grows with x over the measured range:
 //  'flat'    the fitted line changes y by at most `tolerance` (relative to
-//            the mean y) from the first x to the last;
+//            the mean y) from the first x to the last, and the points stay
+//            within that much of the mean (coefficient of variation);
 //  'linear'  it grows by more, and the line explains the points (r2 >= minR2);
 //  'irregular' otherwise (noisy, or falling).
 function growth(xs, ys, { tolerance = 0.1, minR2 = 0.9 } = {}) {
@@ -89,10 +90,11 @@ function growth(xs, ys, { tolerance = 0.1, minR2 = 0.9 } = {}) {
   const span = Math.max(...x) - Math.min(...x);
   const m = mean(ys);
   const change = m === 0 ? Math.abs(fit.slope * span) : Math.abs(fit.slope * span) / Math.abs(m);
+  const spread = m === 0 ? stddev(ys) : stddev(ys) / Math.abs(m);
   let kind = 'irregular';
-  if (change <= tolerance) kind = 'flat';
+  if (change <= tolerance && spread <= tolerance) kind = 'flat';
   else if (fit.slope > 0 && fit.r2 >= minR2) kind = 'linear';
-  return { kind, relativeChange: change, ...fit };
+  return { kind, relativeChange: change, spread, ...fit };
 }
 
 module.exports = { percentile, median, mean, stddev, summary, linearFit, growth };
