@@ -149,7 +149,9 @@ const RECIPES = {
             const readings = new Array(3600);
             for (let s = 0; s < 3600; s++) {
               const reading = { s: new g.bson.Int32(s) };
-              for (const f of SENSOR_FIELDS) reading[f] = new g.bson.Double(Math.round(r() * 100000) / 100);
+              // x.xx5: never integral, so a reader's JS number stays a double
+              // when written back (integral ones would shrink to int32).
+              for (const f of SENSOR_FIELDS) reading[f] = new g.bson.Double((Math.floor(r() * 100000) + 0.5) / 100);
               readings[s] = reading;
             }
             return {

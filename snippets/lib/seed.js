@@ -260,8 +260,18 @@ module.exports = function seed(shell) {
     } catch (err) {
       const errors = writeErrorsOf(err);
       if (!errors || errors.length === 0 || errors.some((e) => (e.code ?? (e.err && e.err.code)) !== 11000)) throw err;
+      const failed = errors.map((e) => e.index ?? (e.err && e.err.index));
+      // A duplicate on another unique index is a real failure: only count the
+      // documents whose _id is indeed there (servers word E11000 differently,
+      // so ask rather than parse the message).
+      const ids = failed.map((i) => batch[i]._id);
+      const there = await coll.countDocuments({ _id: { $in: ids } });
+      if (there !== ids.length) {
+        err.message = `${err.message} (a unique index other than _id rejected ${ids.length - there} document(s))`;
+        throw err;
+      }
       let dupBytes = 0;
-      for (const e of errors) dupBytes += sizes[e.index ?? (e.err && e.err.index)] || 0;
+      for (const i of failed) dupBytes += sizes[i] || 0;
       return { docs: batch.length - errors.length, bytes: total - dupBytes, skipped: errors.length };
     }
   }
