@@ -277,15 +277,21 @@ module.exports = function recipes(shell) {
     };
   }
 
+  // One PRNG draw gives four characters (one per byte, through a 256-entry
+  // table; the slight bias toward the first letters does not matter here).
   function makePool(seed, n) {
     const r = prng(seed ^ 0x5EED);
-    const buf = Buffer.allocUnsafe(n);
+    const table = Buffer.alloc(256);
+    for (let i = 0; i < 256; i++) table[i] = ALPHABET[i % ALPHABET.length];
+    const buf = Buffer.allocUnsafe(n + 3);
     for (let i = 0; i < n; i += 4) {
-      // Four characters per draw: 62^4 < 2^32, and the bias is irrelevant here.
-      let x = Math.floor(r() * 4294967296);
-      for (let j = 0; j < 4 && i + j < n; j++) { buf[i + j] = ALPHABET[x % 62]; x = Math.floor(x / 62); }
+      const x = (r() * 4294967296) >>> 0;
+      buf[i] = table[x & 255];
+      buf[i + 1] = table[(x >>> 8) & 255];
+      buf[i + 2] = table[(x >>> 16) & 255];
+      buf[i + 3] = table[x >>> 24];
     }
-    return buf;
+    return buf.subarray(0, n);
   }
 
   // Resolve a recipe and validated options into collections with exact sizes:
