@@ -1,6 +1,9 @@
-// The article's generator, verbatim from seed 000 (shell-configure-test.js,
-// CC BY 4.0): randomString() and writeJunk(). Only the timing lines are ours.
-// Run: mongosh URI --eval 'var benchDocs = N' bench/seed/writejunk.js
+// The article's generator from seed 000 (shell-configure-test.js, CC BY 4.0):
+// randomString(), writeJunk() and seedCollection() as published, except that
+// seedCollection's writeJunk counts are multiplied by `benchScale` (1 = the
+// article's 3000 junk documents) so smaller runs keep the same sequence.
+// Run: mongosh URI/test --eval 'var benchMode = "sequence", benchScale = 0.01' bench/seed/writejunk.js
+//      mongosh URI/test --eval 'var benchMode = "single", benchDocs = 100' bench/seed/writejunk.js
 function randomString(length) {
    var result           = '';
    var characters       = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -22,10 +25,29 @@ function writeJunk(count, stringLength) {
   db.getSiblingDB("test").foo.insertMany(data);
 }
 
+function n(count) { return Math.round(count * benchScale); }
+
+function seedCollection() {
+  db.foo.insertOne({ msg: "This document will be 1Kb", s: randomString(1024) });
+  writeJunk(n(100), 1048576 * 6);
+  db.foo.insertOne({ msg: "100 6MB documents, then another 1Kb document", s: randomString(1024) });
+  writeJunk(n(100), 1048576 * 6);
+  db.foo.insertOne({ msg: "And another 100 6MB documents, then another 1Kb document", s: randomString(1024) });
+  db.foo.insertOne({ msg: "... followed immediately by a 1MB document", s: randomString(1024 * 1024) });
+  writeJunk(n(100), 1048576 * 6);
+  db.foo.insertOne({ msg: "100 6MB documents preceded this 3MB document", s: randomString(1024 * 1024 * 3) });
+  db.foo.insertOne({ msg: "... followed by another 1MB document", s: randomString(1024 * 1024) });
+  writeJunk(n(500), 1048576 * 6);
+  db.foo.insertOne({ msg: "500 6MB documents added" });
+  writeJunk(n(200), 1048576 * 6);
+  db.foo.insertOne({ msg: "200 6MB documents added" });
+  db.foo.insertOne({ msg: "Adding 2000 more 6MB documents..." });
+  writeJunk(n(2000), 1048576 * 6);
+  db.foo.insertOne({ msg: "This is the last document we'd expect" });
+}
+
 db.getSiblingDB('test').dropDatabase();
 var benchStart = Date.now();
-writeJunk(benchDocs, 1048576 * 6);
+if (benchMode === 'sequence') seedCollection(); else writeJunk(benchDocs, 1048576 * 6);
 var benchSeconds = (Date.now() - benchStart) / 1000;
-var benchBytes = 0;
-db.getSiblingDB('test').foo.find({}, { s: 0 }).forEach(function () { benchBytes += 6291493; });
-print(JSON.stringify({ method: 'writeJunk', docs: db.getSiblingDB('test').foo.countDocuments({}), bytes: benchBytes, seconds: benchSeconds }));
+print(JSON.stringify({ method: 'writeJunk', mode: benchMode, docs: db.getSiblingDB('test').foo.countDocuments({}), seconds: benchSeconds }));
