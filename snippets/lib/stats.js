@@ -144,6 +144,7 @@ module.exports = function stats(shell) {
     if (target !== undefined && target !== null && !isCollection(target) && !isDatabase(target)) {
       throw fail('target must be a collection (db.foo), a collection name (\'foo\'), a database (db), or nothing for every database');
     }
+    if (target === undefined || target === null) shell.db(FN);
     return summaryAsync(target, o);
   }
 

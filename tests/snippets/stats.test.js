@@ -123,6 +123,7 @@ test('bad options and targets: an Error starting "collStatsSummary:"', () => {
     [() => collStatsSummary(42), /target must be a collection/],
     [() => collStatsSummary(''), /invalid collection name ""/],
     [() => collStatsSummary('foo'), /needs a connected shell/],
+    [() => collStatsSummary(), /needs a connected shell/],
   ];
   for (const [fn, re] of cases) {
     const err = test.thrown(fn);
