@@ -7,16 +7,17 @@ const makeRecipes = require('./recipes.js');
 const FN = 'seedCollection';
 const MIB = 1048576;
 const BSON_MAX = 16 * MIB;
-// Small batches with two in flight beat big ones: measured with 6 MiB
-// documents (bench/seed.sh), 8 MiB batches wrote ~1.5x faster than 32 MiB
-// ones and kept less memory. Count-bounded too, so tiny documents do not make
-// one huge array.
-const DEFAULT_BATCH_BYTES = 8 * MIB;
+// Measured with 6 MiB documents against FerretDB (bench/seed.sh and the
+// runs noted in bench/README.md): 16 MiB batches with three in flight wrote
+// fastest (~55-59 MB/s vs 47-49 for 8 MiB x 2 and 42-50 for one 45 MiB batch
+// at a time), with memory bounded by batchBytes x concurrency. Count-bounded
+// too, so tiny documents do not make one huge array.
+const DEFAULT_BATCH_BYTES = 16 * MIB;
 const DEFAULT_BATCH_DOCS = 10000;
 const MAX_BATCH_DOCS = 100000; // the server's maxWriteBatchSize
 // Writes in flight at once where the recipe's order does not matter: the
 // next batch is built and sent while the server stores the previous one.
-const DEFAULT_CONCURRENCY = 2;
+const DEFAULT_CONCURRENCY = 3;
 // replSetResizeOplog's minimum, MB.
 const MIN_OPLOG_MB = 990;
 
@@ -28,7 +29,7 @@ seedCollection(target, options) / seedCollection(target, recipe)
 
 Writes a recipe's documents into target (a collection, or a collection name in
 the current db) fast: insertMany batches bounded by bytes and count (unordered,
-two in flight; ordered and one at a time for change-stream-resume, whose
+three in flight; ordered and one at a time for change-stream-resume, whose
 write order is its point), flat memory for any size, deterministic content and _ids (a rerun continues
 where an interrupted one stopped, skipping what is already there).
 
@@ -42,8 +43,8 @@ Options:
   docs          document count, overrides scale (its meaning per recipe is above)
   size          document size in bytes or units ('1KB', '6MB'; 1 KB = 1024 B), where the recipe has one
   collections   tiny-docs only: how many collections (default 4)
-  batchBytes    bytes per insertMany (default 8MB)     batchDocs  documents per insertMany (default 10000)
-  concurrency   batches in flight (default 2; 1 for change-stream-resume, whose order matters)
+  batchBytes    bytes per insertMany (default 16MB)    batchDocs  documents per insertMany (default 10000)
+  concurrency   batches in flight (default 3; 1 for change-stream-resume, whose order matters)
   seed          integer for the deterministic generator (default 1)
   writeConcern  e.g. {w: 'majority'}                   drop       drop the target(s) first (default false)
   progress      true (default): one updating line on a terminal; otherwise a line to
