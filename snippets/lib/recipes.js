@@ -232,9 +232,11 @@ const SIZE_TEMPLATES = {
   padded: (b) => ({ _id: new b.ObjectId(), i: new b.Int32(0), s: '' }),
 };
 
-// Approximate per-entry overhead of an insert in the oplog beyond the
-// document: {op, ns, ui, o, o2: {_id}, ts, t, v, wall} as written from 5.0
-// (jstests/replsets/oplog_format.js shows these fields).
+// Estimated per-entry overhead of an insert in the oplog beyond the document:
+// {op, ns, ui, o, o2: {_id}, ts, t, v, wall}. `wall` is on every entry since
+// 4.0 (jstests/replsets/oplog_wallclock.js); counting o2 (the document key,
+// not on every version's inserts) errs on the large side, which is the safe
+// side for sizing an oplog.
 function oplogEntryOverhead(shell, ns) {
   const b = shell.bson;
   const id = new b.ObjectId();
