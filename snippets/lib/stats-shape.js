@@ -202,4 +202,31 @@ function notes(r, bytes) {
   return out.join('; ');
 }
 
-module.exports = { rowsFromCollStats, arrange, renderTable, parseScale, parseSort, num, SORTABLE };
+// Which entries of a listCollections answer get a $collStats, with what we
+// know beforehand: views are skipped ($collStats storageStats fails on them);
+// a time-series collection is summarised under its own name, its
+// system.buckets.<name> collection not listed again; a capped collection's
+// size/max options are the fallback for storageStats' maxSize/max.
+function collectionsToSummarize(infos, dbName) {
+  const timeseries = new Set(infos.filter((i) => i.type === 'timeseries').map((i) => i.name));
+  const out = [];
+  for (const info of infos) {
+    if (info.type === 'view') continue;
+    if (info.name.startsWith('system.buckets.') && timeseries.has(info.name.slice('system.buckets.'.length))) continue;
+    out.push({ name: info.name, meta: collectionMeta(info, dbName) });
+  }
+  return out;
+}
+
+function collectionMeta(info, dbName) {
+  const meta = { ns: `${dbName}.${info.name}`, type: info.type === 'timeseries' ? 'timeseries' : 'collection' };
+  if (info.type === 'timeseries') meta.bucketsNs = `${dbName}.system.buckets.${info.name}`;
+  const opts = info.options || {};
+  if (opts.capped) {
+    if (opts.size !== undefined) meta.maxSize = num(opts.size);
+    if (opts.max !== undefined) meta.max = num(opts.max);
+  }
+  return meta;
+}
+
+module.exports = { collectionsToSummarize, collectionMeta, rowsFromCollStats, arrange, renderTable, parseScale, parseSort, num, SORTABLE };

@@ -83,19 +83,9 @@ module.exports = function stats(shell) {
 
   async function forDatabase(database) {
     const infos = await database.getCollectionInfos({}, { nameOnly: false });
-    const timeseries = new Set(infos.filter((i) => i.type === 'timeseries').map((i) => i.name));
     const rows = [];
-    for (const info of infos) {
-      if (info.type === 'view') continue;
-      if (info.name.startsWith('system.buckets.') && timeseries.has(info.name.slice('system.buckets.'.length))) continue;
-      const opts = info.options || {};
-      const meta = { ns: `${database.getName()}.${info.name}`, type: info.type === 'timeseries' ? 'timeseries' : 'collection' };
-      if (info.type === 'timeseries') meta.bucketsNs = `${database.getName()}.system.buckets.${info.name}`;
-      if (opts.capped) {
-        if (opts.size !== undefined) meta.maxSize = shape.num(opts.size);
-        if (opts.max !== undefined) meta.max = shape.num(opts.max);
-      }
-      rows.push(...await collStats(database, info.name, meta));
+    for (const { name, meta } of shape.collectionsToSummarize(infos, database.getName())) {
+      rows.push(...await collStats(database, name, meta));
     }
     return rows;
   }
@@ -115,12 +105,7 @@ module.exports = function stats(shell) {
       const name = target.getName();
       const [info] = await database.getCollectionInfos({ name }, { nameOnly: false });
       if (info && info.type === 'view') throw fail(`${target.getFullName()} is a view: $collStats storageStats does not apply to views`);
-      const meta = { ns: target.getFullName(), type: info && info.type === 'timeseries' ? 'timeseries' : 'collection' };
-      const opts = (info && info.options) || {};
-      if (opts.capped) {
-        if (opts.size !== undefined) meta.maxSize = shape.num(opts.size);
-        if (opts.max !== undefined) meta.max = shape.num(opts.max);
-      }
+      const meta = info ? shape.collectionMeta(info, database.getName()) : { ns: target.getFullName(), type: 'collection' };
       rows = await collStats(database, name, meta);
     } else {
       rows = await forDatabase(target);

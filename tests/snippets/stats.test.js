@@ -131,3 +131,15 @@ test('bad options and targets: an Error starting "collStatsSummary:"', () => {
     assert.match(err.message, re);
   }
 });
+
+test('a database listing: views skipped, time-series once under its name, capped limits noted', () => {
+  const s = statsShape();
+  const infos = statsFixture('7.0-listcollections.json');
+  const got = s.collectionsToSummarize(infos, 'test');
+  assert.deepStrictEqual(statsPlain(got), [
+    { name: 'weather', meta: { ns: 'test.weather', type: 'timeseries', bucketsNs: 'test.system.buckets.weather' } },
+    { name: 'system.buckets.orphan', meta: { ns: 'test.system.buckets.orphan', type: 'collection' } },
+    { name: 'ticker', meta: { ns: 'test.ticker', type: 'collection', maxSize: 100000, max: 100000 } },
+    { name: 'users', meta: { ns: 'test.users', type: 'collection' } },
+  ]);
+});
