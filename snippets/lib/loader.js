@@ -23,11 +23,13 @@ module.exports = function loadSnippets(shellGlobal) {
     bson,
     print: (...args) => shellGlobal.print(...args),
     bsonsize: (doc) => shellGlobal.bsonsize(doc),
-    // `use other` replaces the shell's db: look it up at each call. With
-    // --nodb reading it throws; shell.db() turns that into our own message.
+    // `use other` replaces the shell's db: look it up at each call. Under
+    // --nodb it is a stand-in (shell-api's no-db.js) whose every property
+    // throws; report no db, so shell.db() gives our own message.
     getDb: () => {
       try {
-        return shellGlobal.db;
+        const db = shellGlobal.db;
+        return typeof db.getName === 'function' ? db : undefined;
       } catch {
         return undefined;
       }
