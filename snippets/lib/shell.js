@@ -32,6 +32,14 @@ function makeShell(ctx) {
     db(fnName) {
       const db = ctx.getDb();
       if (!db) throw shell.error(fnName, NO_CONNECTION);
+      // mongosh --nodb --norc hands out a NoDatabase proxy whose every
+      // property read throws SHAPI-10004: that is no connection either.
+      try {
+        void db.getName;
+      } catch (err) {
+        if (err && err.code === NOT_CONNECTED) throw shell.error(fnName, NO_CONNECTION);
+        throw err;
+      }
       return db;
     },
 
