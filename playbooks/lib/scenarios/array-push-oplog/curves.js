@@ -117,7 +117,8 @@
   // explainOplogEntry on the stored entry itself, read back by its ts.
   const oplog = db.getSiblingDB('local').getCollection('oplog.rs');
   for (const [name, { length, entry }] of Object.entries(samples)) {
-    const raw = oplog.findOne({ ts: entry.ts, ns: entry.ns });
+    // A range on ts, so the server starts the oplog scan there (4.4+).
+    const raw = oplog.findOne({ ts: { $gte: entry.ts, $lte: entry.ts }, ns: entry.ns });
     if (!raw) {
       stage.row('explain', { pattern: name, length, bytes: entry.bytes, format: '', array: '', summary: 'entry no longer in the oplog' });
       continue;

@@ -36,7 +36,9 @@
   const admin = db.getSiblingDB('admin');
   const oplog = db.getSiblingDB('local').getCollection('oplog.rs');
   const newestTs = () => oplog.find({}, { ts: 1 }).sort({ $natural: -1 }).limit(1).next().ts;
-  const startTs = newestTs();
+  // Just after the newest entry (the set-up above): the load's own entries only.
+  const last = newestTs();
+  const startTs = Timestamp({ t: last.t, i: last.i + 1 });
 
   const lagTable = `lag-${tag}`;
   stage.table(lagTable, `Secondary lag during the load (${stage.version})`,
@@ -73,7 +75,7 @@
 
   sample('load', 0);
   for (let s = 0; s < seconds; s++) {
-    const r = reading(readings, s, NumberInt);
+    const r = reading(readings, s, Int32);
     const L = s % model.HOUR;
     if (isFix) {
       coll.insertMany(Array.from({ length: devices }, (_, d) => ({ device: NumberInt(d), t: new Date(hourStart + s * 1000), ...r })),

@@ -25,6 +25,7 @@ const PATTERNS = [
     update: (r) => ({ $push: { readings: { $each: [r], $position: 0 } } }) },
   { name: 'addtoset', label: '$addToSet', append: true,
     update: (r) => ({ $addToSet: { readings: r } }) },
+  // {s: 0} is a query on each element (pull_node.cpp, ObjectMatcher): the oldest reading goes.
   { name: 'pull', label: '$pull of the oldest reading',
     update: () => ({ $pull: { readings: { s: 0 } } }) },
   { name: 'pop-first', label: '$pop: -1 (the oldest)',
