@@ -10,6 +10,10 @@
   const db = stage.db;
   const tag = versionTag(stage.version);
 
+  // Declared even when this load is skipped: the playbook charts it.
+  const lagTable = `lag-${tag}`;
+  stage.table(lagTable, `Secondary lag during the load (${stage.version})`,
+    ['series', 'pattern', 'phase', 'elapsed_s', 'simulated_s', 'secondary', 'lag_ms', 'source']);
   const summary = db.getCollection('summary').findOne({ _id: 'hourTable' });
   if (!summary) throw new Error('load.js: no curve summary (run curves.js first)');
   const name = which === 'worst' || which === 'best' ? summary[which] : which;
@@ -40,9 +44,6 @@
   const last = newestTs();
   const startTs = Timestamp({ t: last.t, i: last.i + 1 });
 
-  const lagTable = `lag-${tag}`;
-  stage.table(lagTable, `Secondary lag during the load (${stage.version})`,
-    ['series', 'pattern', 'phase', 'elapsed_s', 'simulated_s', 'secondary', 'lag_ms', 'source']);
   const t0 = stage.now();
   let maxLag = 0;
   let lagSource = '';

@@ -187,10 +187,13 @@ function hourTable(curves, fix) {
   return { rows, worst: sorted.length ? sorted[0].pattern : null, best: sorted.length > 1 ? sorted[sorted.length - 1].pattern : null };
 }
 
-// Secondary lag from one replSetGetStatus answer, as the member it ran on sees
-// it. Each member's lastAppliedWallTime (ms; per member since DOCS-14906,
-// backported to 5.1 and 4.4 patches) when the primary and the secondary both have it,
-// else optimeDate (whole seconds, every version). Returns
+// Secondary lag from one replSetGetStatus answer, as the primary sees it.
+// topology_coordinator.cpp (prepareStatusResponse) fills a non-self member's
+// lastAppliedWallTime from replSetUpdatePosition (ms, as the secondary
+// applies) but its optime/optimeDate from heartbeats (whole seconds, up to
+// heartbeatIntervalMillis late); older servers lack lastAppliedWallTime
+// per member (DOCS-14906). So: lastAppliedWallTime when the primary and the
+// secondary both have it, else optimeDate. Returns
 // {primary, members: [{name, state, lagMs, source}]}; lag is never below 0.
 function lagFromStatus(status) {
   const members = (status && status.members) || [];
@@ -211,14 +214,19 @@ function lagFromStatus(status) {
   return { primary: primary.name, members: out };
 }
 
-// Whether every secondary has applied up to the primary's newest optime.
+// Whether every secondary has applied the primary's newest write: by
+// lastAppliedWallTime where reported (see lagFromStatus), else by optime.
 function caughtUp(status) {
   const members = (status && status.members) || [];
   const primary = members.find((m) => Number(m.state) === 1);
-  if (!primary || !primary.optime) return false;
+  if (!primary) return false;
+  const time = (d) => (d instanceof Date ? d.getTime() : d ? new Date(d).getTime() : NaN);
   const ts = (o) => (o && o.ts ? [Number(o.ts.t ?? o.ts.high), Number(o.ts.i ?? o.ts.low)] : [0, 0]);
   const [pt, pi] = ts(primary.optime);
   return members.filter((m) => Number(m.state) === 2).every((m) => {
+    const pw = time(primary.lastAppliedWallTime);
+    const mw = time(m.lastAppliedWallTime);
+    if (Number.isFinite(pw) && Number.isFinite(mw)) return mw >= pw;
     const [t, i] = ts(m.optime);
     return t > pt || (t === pt && i >= pi);
   });
