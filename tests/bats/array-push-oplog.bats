@@ -121,3 +121,14 @@ $ mlaunch stop --dir '"${WORKDIR}"'/data/8.0.4'
     assert_success
   done
 }
+
+@test "framework: pb::measurements reads back every version's measurements by key prefix" {
+  load_framework
+  PB_VERSION=4.4.29 pb::measure kind.push flat
+  PB_VERSION=8.0.4 pb::measure kind.push flat
+  PB_VERSION=8.0.4 pb::measure hourBytes.push 1602000 B
+  run pb::measurements kind.
+  assert_success
+  assert_output '{"version":"4.4.29","key":"kind.push","value":"flat","unit":""}
+{"version":"8.0.4","key":"kind.push","value":"flat","unit":""}'
+}
