@@ -114,7 +114,29 @@ stage_analyze() {
   fi
 }
 
+# The versions compared, from what each version recorded (kind.<pattern>).
+apo::compare_versions() {
+  local verdict
+  verdict=$(pb::measurements kind. | jq -s -c . | apo::model '
+    const v = m.compareVersions(JSON.parse(require("fs").readFileSync(0, "utf8")));
+    console.log(JSON.stringify(v));') || pb::die "array-push-oplog: cannot compare the versions"
+  local claim expected observed holds reason
+  claim=$(jq -r .claim <<<"$verdict")
+  expected=$(jq -r .expected <<<"$verdict")
+  observed=$(jq -r .observed <<<"$verdict")
+  holds=$(jq -r .holds <<<"$verdict")
+  reason=$(jq -r '.reason // ""' <<<"$verdict")
+  case "$holds" in
+    true) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result REPRODUCED --version all ;;
+    false) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result NOT_REPRODUCED --version all ;;
+    *) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result NOT_APPLICABLE --reason "$reason" --version all ;;
+  esac
+}
+
 stage_report() {
+  if ! pb::dry_run; then
+    apo::compare_versions
+  fi
   pb::note "Every pattern update was measured with oplogEntrySize(fn): only the entry carrying the measuring session's lsid counts, so the sizes include a retryable write's lsid, txnNumber and stmtId (what drivers write by default). The fix's deletes (deleteMany, not retryable) were counted by namespace."
   if ((!NO_LOAD)); then
     pb::note "The load writes with w:1 (the article's era; 5.0+ defaults to w:majority, which would hold the primary back to the secondaries' pace and hide the lag). Simulated seconds run back to back: lag shows how far the secondaries fall behind at full speed, not at one reading per second."

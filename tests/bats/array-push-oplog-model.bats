@@ -105,3 +105,14 @@ model() {
   assert_failure
   assert_output --partial 'replSetGetStatus shows no primary'
 }
+
+@test "versions compared on the FACTS sizes: \$v:1 and \$v:2 log the same patterns whole" {
+  run model "((kinds) => m.compareVersions(kinds).holds)(['v1', 'v2'].flatMap((v) => Object.entries(f[v]).map(([p, pts]) => ({version: v, key: 'kind.' + p, value: m.classify(pts).kind}))))"
+  assert_output 'true'
+}
+
+@test "versions compared: 2.2's whole-array \$push differs from a modern \$v:2 server" {
+  run model "((kinds) => m.compareVersions(kinds))(['article22', 'v2'].flatMap((v) => Object.entries(f[v]).map(([p, pts]) => ({version: v, key: 'kind.' + p, value: m.classify(pts).kind}))))"
+  assert_output --partial '"holds":false'
+  assert_output --partial '"observed":"article22: push, push-slice; v2: push-slice"'
+}

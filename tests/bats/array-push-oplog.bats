@@ -132,3 +132,39 @@ $ mlaunch stop --dir '"${WORKDIR}"'/data/8.0.4'
   assert_output '{"version":"4.4.29","key":"kind.push","value":"flat","unit":""}
 {"version":"8.0.4","key":"kind.push","value":"flat","unit":""}'
 }
+
+# The playbook's own report functions, taken from its text (sourcing it would run it).
+load_report_functions() {
+  load_framework
+  APO_JS="${DBA_LAB_ROOT}/playbooks/lib/scenarios/array-push-oplog"
+  eval "$(sed -n '/^apo::model() {/,/^}/p; /^apo::compare_versions() {/,/^}/p' "$PLAYBOOK")"
+}
+
+@test "report: the versions compared, REPRODUCED when both versions log the same patterns whole" {
+  load_report_functions
+  local v
+  for v in 4.4.29 8.0.4; do
+    PB_VERSION=$v pb::measure kind.push flat
+    PB_VERSION=$v pb::measure kind.push-slice linear
+  done
+  apo::compare_versions >/dev/null
+  run jq -c 'select(.type == "verdict") | [.verdict, .observed, .version]' "$PB_RECORDS"
+  assert_output '["REPRODUCED","4.4.29: push-slice; 8.0.4: push-slice","all"]'
+}
+
+@test "report: the versions compared, NOT REPRODUCED when one version logs a pattern whole and the other not" {
+  load_report_functions
+  PB_VERSION=4.4.29 pb::measure kind.addtoset linear
+  PB_VERSION=8.0.4 pb::measure kind.addtoset flat
+  apo::compare_versions >/dev/null
+  run jq -r 'select(.type == "verdict") | .verdict + " | " + .observed' "$PB_RECORDS"
+  assert_output 'NOT REPRODUCED | 4.4.29: addtoset; 8.0.4: none'
+}
+
+@test "report: one version run gives NOT APPLICABLE for the comparison" {
+  load_report_functions
+  PB_VERSION=8.0.4 pb::measure kind.push flat
+  apo::compare_versions >/dev/null
+  run jq -r 'select(.type == "verdict") | .verdict + " | " + .reason' "$PB_RECORDS"
+  assert_output 'NOT APPLICABLE | one version run: give --mongodb-version A,B to compare'
+}

@@ -232,7 +232,30 @@ function caughtUp(status) {
   });
 }
 
+// The versions compared: do they log the same patterns whole? kinds: the
+// `kind.<pattern>` measurements of every version ([{version, key, value}]).
+// Only patterns measured on every version count.
+function compareVersions(kinds) {
+  const claim = 'every version compared replicates the same patterns whole ($v:1 and $v:2 alike)';
+  const expected = 'the same whole-array patterns on every version (FACTS: $slice/$sort/$position, $pull, $pop)';
+  const byVersion = {};
+  for (const k of kinds) {
+    const name = String(k.key).replace(/^kind\./, '');
+    (byVersion[k.version] = byVersion[k.version] || {})[name] = k.value;
+  }
+  const versions = Object.keys(byVersion);
+  if (versions.length < 2) {
+    return { claim, expected, observed: versions.length ? `only ${versions[0]} measured` : 'nothing measured', holds: null,
+      reason: 'one version run: give --mongodb-version A,B to compare' };
+  }
+  const common = Object.keys(byVersion[versions[0]]).filter((n) => versions.every((v) => byVersion[v][n] !== undefined));
+  const whole = (v) => common.filter((n) => byVersion[v][n] === 'linear').sort();
+  const sets = versions.map((v) => `${v}: ${whole(v).join(', ') || 'none'}`);
+  const first = whole(versions[0]).join(',');
+  return { claim, expected, observed: sets.join('; '), holds: versions.every((v) => whole(v).join(',') === first) };
+}
+
 module.exports = {
   HOUR, PATTERNS, FIX, PATTERN_NAMES, pattern, selectPatterns, parseLengths,
-  classify, interpolate, hourBytes, fixHourBytes, verdicts, hourTable, fmtBytes, lagFromStatus, caughtUp,
+  classify, interpolate, hourBytes, fixHourBytes, verdicts, hourTable, fmtBytes, lagFromStatus, caughtUp, compareVersions,
 };
