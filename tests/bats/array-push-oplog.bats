@@ -136,6 +136,7 @@ $ mlaunch stop --dir '"${WORKDIR}"'/data/8.0.4'
 # The playbook's own report functions, taken from its text (sourcing it would run it).
 load_report_functions() {
   load_framework
+  # shellcheck disable=SC2034 # read by the eval-ed apo::model
   APO_JS="${DBA_LAB_ROOT}/playbooks/lib/scenarios/array-push-oplog"
   eval "$(sed -n '/^apo::model() {/,/^}/p; /^apo::compare_versions() {/,/^}/p' "$PLAYBOOK")"
 }
