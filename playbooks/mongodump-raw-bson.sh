@@ -38,10 +38,11 @@ PB_EXAMPLES="  playbooks/mongodump-raw-bson.sh --scale small
   playbooks/mongodump-raw-bson.sh --dry-run     (every command, nothing run)"
 MRB_JS="${PB_LIB}/scenarios/mongodump-raw-bson"
 
-# docs: documents per tiny collection; nested: nested documents (~350 KB each).
+# docs: documents per tiny collection; nested: nested documents (~350 KB each;
+# mongosh's toArray() holds all of them as objects at once, hence the modest counts).
 pb::scale small "about 2 minutes on a laptop" docs=100000 nested=30 disk_mb=1500
-pb::scale medium "about 10 minutes" docs=300000 nested=150 disk_mb=4000
-pb::scale full "the article's 4 x 1,000,000 documents; 20+ minutes" docs=1000000 nested=1200 disk_mb=10000
+pb::scale medium "about 10 minutes" docs=300000 nested=100 disk_mb=4000
+pb::scale full "the article's 4 x 1,000,000 documents; 20+ minutes" docs=1000000 nested=300 disk_mb=10000
 
 pb::option --shape DOC_SHAPE "enum:tiny|nested|both" tiny \
   "documents to read: tiny = seed 003's {a: \"b\"}; nested = 3600 sub-documents x 7 fields (~350 KB, costly to decode); both"

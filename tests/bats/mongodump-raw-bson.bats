@@ -54,7 +54,7 @@ analyze() {
 @test "plan: prepare seeds tiny-docs with the scale's counts" {
   run plan --scale medium --collections 2
   assert_success
-  assert_output --partial '"params":{"shapes":"tiny","collections":2,"docs":300000,"nestedDocs":150,"out":"TMP/shapes-7.0.12.json"}'
+  assert_output --partial '"params":{"shapes":"tiny","collections":2,"docs":300000,"nestedDocs":100,"out":"TMP/shapes-7.0.12.json"}'
   assert_output --partial 'ROOT/playbooks/lib/js/stage.js ROOT/playbooks/lib/scenarios/mongodump-raw-bson/prepare.js'
 }
 
@@ -252,4 +252,22 @@ pb_quoted() {
   assert_success
   run jq -r '.user + .sys >= 0.25 and .user + .sys < 1' <<<"$output"
   assert_output true
+}
+
+@test "analysis: the client's own timer (after start-up) is its median in_process_s, and its document count docs_seen" {
+  local samples="${BATS_TEST_TMPDIR}/inner.jsonl"
+  printf '%s\n' \
+    '{"shape":"tiny","side":"read","method":"driver-raw","repeat":1,"part":"","wall":1.0,"user":0.5,"sys":0.1,"maxRssBytes":1048576,"exit":0,"result":{"docs":8000,"bytes":248000,"seconds":0.4}}' \
+    '{"shape":"tiny","side":"read","method":"driver-raw","repeat":2,"part":"","wall":1.2,"user":0.5,"sys":0.1,"maxRssBytes":1048576,"exit":0,"result":{"docs":8000,"bytes":248000,"seconds":0.6}}' \
+    '{"shape":"tiny","side":"read","method":"driver-raw","repeat":3,"part":"","wall":3.0,"user":0.5,"sys":0.1,"maxRssBytes":1048576,"exit":0,"result":{"docs":8000,"bytes":248000,"seconds":2.5}}' >"$samples"
+  run analyze "$samples" "${FIX}/ferretdb-shapes.json"
+  assert_success
+  run jq -c '.rows[0] | [.wall_s, .in_process_s, .docs_seen, .status, .cpu_pct_of_wall]' <<<"$output"
+  assert_output '[1.2,0.6,8000,"ok",50]'
+}
+
+@test "driver.js: a bad argument is one line and exit 2" {
+  run node "${JS}/driver.js" read --uri mongodb://localhost:1/ --db x
+  assert_failure 2
+  assert_output 'driver.js: --uri, --db and --collections are required'
 }

@@ -40,13 +40,14 @@ function methodFigures(samples) {
       order.push(key);
     }
     const m = byMethod.get(key);
-    const r = m.repeats.get(s.repeat) || { wall: 0, user: 0, sys: 0, maxRss: 0, exit: 0, docs: null, bytes: null };
+    const r = m.repeats.get(s.repeat) || { wall: 0, user: 0, sys: 0, maxRss: 0, exit: 0, docs: null, bytes: null, inner: null };
     r.wall += s.wall;
     r.user += s.user;
     r.sys += s.sys;
     r.maxRss = Math.max(r.maxRss, s.maxRssBytes || 0);
     if (s.exit !== 0 && r.exit === 0) r.exit = s.exit;
     if (s.result && Number.isFinite(s.result.docs)) r.docs = (r.docs || 0) + s.result.docs;
+    if (s.result && Number.isFinite(s.result.seconds)) r.inner = (r.inner || 0) + s.result.seconds;
     if (Number.isFinite(s.stdoutBytes)) r.bytes = (r.bytes || 0) + s.stdoutBytes;
     m.repeats.set(s.repeat, r);
   }
@@ -66,6 +67,7 @@ function methodFigures(samples) {
       user: med((r) => r.user),
       sys: med((r) => r.sys),
       maxRss: med((r) => r.maxRss),
+      inner: ok.length && ok.every((r) => r.inner !== null) ? med((r) => r.inner) : null,
       docsSeen: ok.length && ok[0].docs !== null ? ok[0].docs : null,
       outputBytes: ok.length && ok[0].bytes !== null ? ok[0].bytes : null,
     };
@@ -73,7 +75,7 @@ function methodFigures(samples) {
 }
 
 // One row per method of the timing table (columns in TIMING_COLUMNS).
-const TIMING_COLUMNS = ['n', 'shape', 'side', 'method', 'runs', 'wall_s', 'user_s', 'sys_s', 'cpu_pct_of_wall',
+const TIMING_COLUMNS = ['n', 'shape', 'side', 'method', 'runs', 'wall_s', 'in_process_s', 'user_s', 'sys_s', 'cpu_pct_of_wall',
   'docs_per_s', 'mb_per_s', 'peak_rss_mb', 'x_mongodump', 'docs_seen', 'status'];
 
 function timingRows(figures, shapes) {
@@ -92,6 +94,9 @@ function timingRows(figures, shapes) {
       method: f.method,
       runs: f.runs,
       wall_s: round(f.wall),
+      // The client's own timer around its reads/writes (after start-up and
+      // connection), where the client reports one: wall_s minus this is start-up.
+      in_process_s: round(f.inner),
       user_s: round(f.user),
       sys_s: round(f.sys),
       cpu_pct_of_wall: f.runs && f.wall > 0 ? round((100 * cpu) / f.wall, 1) : null,

@@ -3,7 +3,7 @@
 // the article's hand-written sync tool read and wrote.
 //
 //   node driver.js read  --uri URI --db DB --collections a,b [--raw]
-//   node driver.js write --uri URI --db DB --from DIR --collections a,b --prefix P [--batch N]
+//   node driver.js write --uri URI --db DB --from DIR --collections a,b --prefix P [--batch N] [--batch-bytes B]
 //   node driver.js drop  --uri URI --db DB --collections a,b
 //
 // read: find({}) on each collection in turn; every document is decoded into a
@@ -11,7 +11,9 @@
 // document's BSON bytes as a Buffer, with no decoding: what mongodump does).
 // Both loops are identical otherwise, so the difference is the decoding.
 // write: reads DIR/<collection>.bson (a mongodump output file), decodes each
-// document, and insertMany()s batches (unordered, like mongorestore's default)
+// document, and insertMany()s batches of --batch documents (default 10,000, the
+// article's sync_buffer_size) or --batch-bytes of BSON (default 16 MiB, so big
+// documents do not pile up in memory), unordered like mongorestore's default,
 // into P<collection>, the collections in parallel as the article's tool did.
 // Prints one JSON line: {docs, bytes, seconds} (seconds inside the process,
 // after the connection is made).
@@ -28,7 +30,7 @@ function usage(msg) {
 function parseArgs(argv) {
   const mode = argv[0];
   if (!['read', 'write', 'drop'].includes(mode)) usage(`first argument must be read, write or drop, got ${JSON.stringify(mode)}`);
-  const o = { mode, raw: false, batch: 10000 };
+  const o = { mode, raw: false, batch: 10000, batchBytes: 16 * 1048576 };
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -43,6 +45,7 @@ function parseArgs(argv) {
       case '--from': o.from = value(); break;
       case '--prefix': o.prefix = value(); break;
       case '--batch': o.batch = Number(value()); break;
+      case '--batch-bytes': o.batchBytes = Number(value()); break;
       case '--raw': o.raw = true; break;
       default: usage(`unknown argument ${a}`);
     }
@@ -50,6 +53,7 @@ function parseArgs(argv) {
   if (!o.uri || !o.db || !o.collections || o.collections.length === 0) usage('--uri, --db and --collections are required');
   if (mode === 'write' && (!o.from || !o.prefix)) usage('write needs --from DIR and --prefix P');
   if (!Number.isInteger(o.batch) || o.batch < 1 || o.batch > 100000) usage('--batch must be a whole number from 1 to 100000');
+  if (!Number.isInteger(o.batchBytes) || o.batchBytes < 1) usage('--batch-bytes must be a whole number of bytes');
   return o;
 }
 
@@ -119,13 +123,16 @@ async function writeOne(db, o, name) {
   let docs = 0;
   let bytes = 0;
   let batch = [];
+  let batchBytes = 0;
   for (const raw of bsonFileDocuments(file)) {
     batch.push(BSON.deserialize(raw));
     bytes += raw.length;
-    if (batch.length === o.batch) {
+    batchBytes += raw.length;
+    if (batch.length === o.batch || batchBytes >= o.batchBytes) {
       await target.insertMany(batch, { ordered: false });
       docs += batch.length;
       batch = [];
+      batchBytes = 0;
     }
   }
   if (batch.length) {
