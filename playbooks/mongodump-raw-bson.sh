@@ -10,8 +10,9 @@ PB_TITLE="mongodump is fast because it moves raw BSON and never decodes it"
 PB_DESCRIPTION="Seeds seed 003's data (N collections of {a: \"b\"}, seedCollection recipe tiny-docs;
 optionally documents that are expensive to decode), then times every way of
 reading it and writing it back, each as a client process (wall, user and system
-CPU, peak memory, through os.wait4() in lib/scenarios/mongodump-raw-bson/timed.py)
-and repeated (the table shows medians):
+CPU, peak memory, through os.wait4() in lib/scenarios/mongodump-raw-bson/timed.py;
+the server's CPU around each run from serverStatus when it reports it) and
+repeated (the table shows medians):
   read   mongodump to a directory; mongodump --archive to a pipe; the Node driver
          with raw: true (no decoding); the same driver decoding; mongosh
          find().toArray(); mongoexport (decodes to JSON)
@@ -165,9 +166,12 @@ mrb::collections() {
 # line is the client's own JSON summary. Returns the command's status.
 mrb::timed() {
   local shape="$1" side="$2" method="$3" repeat="$4" part="$5" out="$6" timing='' rc=0 result='null'
+  local cpu0='' cpu1=''
   shift 6
+  mrb::server_cpu cpu0
   pb::capture --dry-value '{}' --progress "${shape}: ${method}${part:+ ${part}}, run ${repeat} of ${REPEATS}" \
     timing "${MRB_TIMED[@]}" --stdout "$out" -- "$@" || rc=$?
+  mrb::server_cpu cpu1
   pb::dry_run && return 0
   timing=$(tail -n 1 <<<"$timing")
   if ! jq -e 'type == "object"' >/dev/null 2>&1 <<<"$timing"; then
@@ -178,8 +182,10 @@ mrb::timed() {
     jq -e . >/dev/null 2>&1 <<<"$result" || result='null'
   fi
   jq -c --arg shape "$shape" --arg side "$side" --arg method "$method" --argjson repeat "$repeat" \
-    --arg part "$part" --argjson result "$result" \
-    '{shape: $shape, side: $side, method: $method, repeat: $repeat, part: $part} + . + {result: $result}' \
+    --arg part "$part" --argjson result "$result" --argjson c0 "${cpu0:-null}" --argjson c1 "${cpu1:-null}" \
+    'def delta(k): if ($c0 | .[k]?) != null and ($c1 | .[k]?) != null then ($c1[k] - $c0[k]) else null end;
+     {shape: $shape, side: $side, method: $method, repeat: $repeat, part: $part} + .
+     + {result: $result, serverUser: delta("user"), serverSys: delta("sys")}' \
     <<<"$timing" >>"$MRB_SAMPLES"
   if ((rc == 0)); then
     pb::info "  ${shape} ${method}${part:+ ${part}} run ${repeat}: $(jq -r '"\(.wall) s wall, CPU \(.user) s user + \(.sys) s system"' <<<"$timing")"
@@ -187,6 +193,16 @@ mrb::timed() {
     pb::warn "${shape} ${method}${part:+ ${part}} failed (exit ${rc}); its error is in the run log: $(tail -n 3 "$PB_LOG" | tr '\n' ' ')"
   fi
   return "$rc"
+}
+
+# mrb::server_cpu VAR: the server's CPU seconds so far as JSON {user, sys}
+# (nulls when it does not report them), read around each timed run.
+mrb::server_cpu() {
+  local _mrb_json=''
+  pb::capture --dry-value '{}' _mrb_json node "${MRB_JS}/driver.js" server-cpu --uri "$MRB_URI" || true
+  _mrb_json=$(tail -n 1 <<<"$_mrb_json")
+  jq -e 'type == "object"' >/dev/null 2>&1 <<<"$_mrb_json" || _mrb_json='{}'
+  printf -v "$1" '%s' "$_mrb_json"
 }
 
 # mrb::method SHAPE SIDE METHOD COMMAND...: REPEATS timed runs; stops after
@@ -292,7 +308,16 @@ stage_run() {
     mrb::reads "$shape"
     mrb::writes "$shape"
   done
-  pb::note "Each method ran ${REPEATS} time(s) as a client process timed by ${MRB_JS#"${PB_ROOT}"/}/timed.py: wall time, and the user and system CPU and peak memory of that process and its children (os.wait4, i.e. getrusage), so the server's work is not in the CPU columns. Dump files and the floor read live in $(df -P "$PB_WORK" 2>/dev/null | awk 'NR == 2 {print $6}') ($(stat -f -c %T "$PB_WORK" 2>/dev/null || printf 'file system type unknown')). Between runs (untimed): the dump directory is deleted before each mongodump to a directory, and the restored_* collections are dropped before each write."
+  pb::note "Each method ran ${REPEATS} time(s) as a client process timed by ${MRB_JS#"${PB_ROOT}"/}/timed.py: wall time, and the user and system CPU and peak memory of that process and its children (os.wait4, i.e. getrusage), so the server's work is not in the CPU columns. Dump files and the floor read live in $(df -P "$PB_WORK" 2>/dev/null | awk 'NR == 2 {print $6}') ($(mrb::fs_type "$PB_WORK")). Between runs (untimed): the dump directory is deleted before each mongodump to a directory, and the restored_* collections are dropped before each write."
+}
+
+# The file system type under DIR (tmpfs makes the dump and the floor memory-bound).
+mrb::fs_type() {
+  if [[ "$(uname -s)" == Linux ]]; then
+    stat -f -c %T "$1" 2>/dev/null || printf 'file system type unknown'
+  else
+    printf 'file system type not checked on %s' "$(uname -s)"
+  fi
 }
 
 stage_analyze() {

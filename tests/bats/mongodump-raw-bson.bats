@@ -271,3 +271,26 @@ pb_quoted() {
   assert_failure 2
   assert_output 'driver.js: --uri, --db and --collections are required'
 }
+
+@test "plan: the server's CPU is read before and after every timed run" {
+  run plan --repeats 1 --collections 1 --restore-workers 0 --restore-parallel 0
+  assert_success
+  local timed cpu
+  timed=$(grep -c 'timed.py' <<<"$output")
+  cpu=$(grep -c -F -x '$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js server-cpu --uri mongodb://localhost:27100/' <<<"$output")
+  assert_equal "$cpu" "$((2 * timed))"
+}
+
+@test "analysis: server CPU around mongorestore and mongodump goes into server_cpu_s and the restore verdict" {
+  local samples="${BATS_TEST_TMPDIR}/server.jsonl"
+  printf '%s\n' \
+    '{"shape":"tiny","side":"read","method":"mongodump-dir","repeat":1,"part":"","wall":1.46,"user":0.3,"sys":0.2,"maxRssBytes":1,"exit":0,"serverUser":1.0,"serverSys":0.2}' \
+    '{"shape":"tiny","side":"write","method":"mongorestore","repeat":1,"part":"","wall":79.8,"user":2.0,"sys":1.0,"maxRssBytes":1,"exit":0,"serverUser":60.0,"serverSys":12.5}' >"$samples"
+  run analyze "$samples" "${FIX}/article-shapes.json"
+  assert_success
+  local out="$output"
+  run jq -c '[.rows[] | .server_cpu_s]' <<<"$out"
+  assert_output '[1.2,72.5]'
+  run jq -r '.verdicts[] | select(.claim | test("restore")) | .observed' <<<"$out"
+  assert_output "54.7x (79.80 s vs 1.46 s); mongorestore's own CPU was 3.00 s, 4% of its wall time, the server's 72.50 s (mongodump: client 0.50 s, server 1.20 s): the time goes to the server's inserts"
+}

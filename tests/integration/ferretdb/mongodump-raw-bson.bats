@@ -72,7 +72,7 @@ nested driver-insertMany 2"
 @test "the report files are there: report.md, timing.csv with a header and 22 rows" {
   [[ -s "${REPORT}/report.md" ]]
   run head -n 1 "${REPORT}/timing.csv"
-  assert_output '"version","n","shape","side","method","runs","wall_s","in_process_s","user_s","sys_s","cpu_pct_of_wall","docs_per_s","mb_per_s","peak_rss_mb","x_mongodump","docs_seen","status"'
+  assert_output '"version","n","shape","side","method","runs","wall_s","in_process_s","user_s","sys_s","cpu_pct_of_wall","server_cpu_s","docs_per_s","mb_per_s","peak_rss_mb","x_mongodump","docs_seen","status"'
   run wc -l <"${REPORT}/timing.csv"
   assert_output 23
 }

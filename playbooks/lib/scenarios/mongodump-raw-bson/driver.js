@@ -5,6 +5,7 @@
 //   node driver.js read  --uri URI --db DB --collections a,b [--raw]
 //   node driver.js write --uri URI --db DB --from DIR --collections a,b --prefix P [--batch N] [--batch-bytes B]
 //   node driver.js drop  --uri URI --db DB --collections a,b
+//   node driver.js server-cpu --uri URI
 //
 // read: find({}) on each collection in turn; every document is decoded into a
 // JavaScript object unless --raw (the driver's `raw: true` hands over each
@@ -29,7 +30,7 @@ function usage(msg) {
 
 function parseArgs(argv) {
   const mode = argv[0];
-  if (!['read', 'write', 'drop'].includes(mode)) usage(`first argument must be read, write or drop, got ${JSON.stringify(mode)}`);
+  if (!['read', 'write', 'drop', 'server-cpu'].includes(mode)) usage(`first argument must be read, write, drop or server-cpu, got ${JSON.stringify(mode)}`);
   const o = { mode, raw: false, batch: 10000, batchBytes: 16 * 1048576 };
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
@@ -49,6 +50,10 @@ function parseArgs(argv) {
       case '--raw': o.raw = true; break;
       default: usage(`unknown argument ${a}`);
     }
+  }
+  if (mode === 'server-cpu') {
+    if (!o.uri) usage('server-cpu needs --uri');
+    return o;
   }
   if (!o.uri || !o.db || !o.collections || o.collections.length === 0) usage('--uri, --db and --collections are required');
   if (mode === 'write' && (!o.from || !o.prefix)) usage('write needs --from DIR and --prefix P');
@@ -142,11 +147,29 @@ async function writeOne(db, o, name) {
   return { docs, bytes };
 }
 
+// The server process's CPU so far (serverStatus extra_info, reported on
+// Linux and macOS; needs the clusterMonitor role or equivalent). Nulls when
+// the server does not report it or refuses: the report then says so.
+async function serverCpu(client) {
+  try {
+    const s = await client.db('admin').command({ serverStatus: 1 });
+    const x = s.extra_info || {};
+    const num = (v) => (v === undefined || v === null ? null : Number(v) / 1e6);
+    return { user: num(x.user_time_us), sys: num(x.system_time_us), process: s.process || null, host: s.host || null };
+  } catch (err) {
+    return { user: null, sys: null, error: err.message };
+  }
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const client = new MongoClient(o.uri);
   try {
     await client.connect();
+    if (o.mode === 'server-cpu') {
+      process.stdout.write(`${JSON.stringify(await serverCpu(client))}\n`);
+      return;
+    }
     const db = client.db(o.db);
     const t0 = process.hrtime.bigint();
     let result;
