@@ -217,6 +217,8 @@ pb::_tool_version() {
     jq) jq --version 2>/dev/null ;;
     gnuplot) gnuplot --version 2>/dev/null | awk '{print $2 "." $4}' ;;
     mongodump|mongorestore|mongoexport) "$1" --version 2>/dev/null | awk 'NR == 1 {print $NF}' ;;
+    node) node --version 2>/dev/null | sed 's/^v//' ;;
+    python3) python3 --version 2>&1 | awk '{print $2}' ;;
   esac
 }
 
