@@ -30,7 +30,9 @@ function makeShell(ctx) {
     // The current database handle: `use other` replaces the shell's db, so
     // never cache it. Throws when the shell has no connection (--nodb).
     db(fnName) {
-      const db = ctx.getDb();
+      let db;
+      // Under --nodb even `typeof db` throws (SHAPI-10004 No connected database).
+      try { db = ctx.getDb(); } catch (err) { db = undefined; }
       if (!db) throw shell.error(fnName, NO_CONNECTION);
       return db;
     },
