@@ -31,8 +31,13 @@ function makeShell(ctx) {
     // never cache it. Throws when the shell has no connection (--nodb).
     db(fnName) {
       let db;
-      // Under --nodb even `typeof db` throws (SHAPI-10004 No connected database).
-      try { db = ctx.getDb(); } catch (err) { db = undefined; }
+      // Under --nodb the shell hands out a NoDatabase proxy whose every
+      // property read throws SHAPI-10004 (older shells throw on reading db
+      // itself): probe one property so both mean "not connected".
+      try {
+        db = ctx.getDb();
+        if (db) void db.getName;
+      } catch (err) { db = undefined; }
       if (!db) throw shell.error(fnName, NO_CONNECTION);
       return db;
     },
