@@ -168,3 +168,13 @@ records() {
   run records 'select(.type == "excerpt") | [.name, .lines, .file, .note]'
   assert_output '["refresh",2,"logs/refresh","refreshes"]'
 }
+
+@test "in a dry run a verdict is listed as to be checked, never decided from missing numbers" {
+  load_framework
+  PB_DRY_RUN=1
+  run pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "" --test " >= 5"
+  assert_success
+  assert_output --partial 'verdict to check: B is 5x sooner (expected >= 5x)'
+  run records 'select(.type == "verdict")'
+  assert_output ''
+}
