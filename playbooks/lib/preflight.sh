@@ -92,6 +92,11 @@ pb::_check_tools() {
           continue
         fi
         ;;
+      mlaunch)
+        if [[ -n "$v" && "$v" != 1.7.* ]]; then
+          pb::info "  note mlaunch ${v}: the framework was written against mtools 1.7.2 (setup/requirements.txt)"
+        fi
+        ;;
     esac
     pb::preflight_ok "${t} ${v:-(version unknown)}"
   done < <(pb::_required_tools)

@@ -73,6 +73,11 @@ pb::verdict() {
     shift 2
   done
   [[ -n "$claim" ]] || pb::die "pb::verdict: --claim is required"
+  if ((PB_DRY_RUN)); then
+    # Nothing was measured: say what will be checked.
+    pb::info "verdict to check: ${claim}${version:+ [${version}]} (expected ${expected:-?})"
+    return 0
+  fi
   if [[ -n "$test" ]]; then
     [[ -z "$result" ]] || pb::die "pb::verdict: give --test or --result, not both"
     [[ "$test" =~ ^[-+*/%().0-9eE\ \<\>=!\&\|]+$ ]] \
