@@ -30,15 +30,16 @@ function makeShell(ctx) {
     // The current database handle: `use other` replaces the shell's db, so
     // never cache it. Throws when the shell has no connection (--nodb).
     db(fnName) {
-      let db;
-      // Under --nodb the shell hands out a NoDatabase proxy whose every
-      // property read throws SHAPI-10004 (older shells throw on reading db
-      // itself): probe one property so both mean "not connected".
-      try {
-        db = ctx.getDb();
-        if (db) void db.getName;
-      } catch (err) { db = undefined; }
+      const db = ctx.getDb();
       if (!db) throw shell.error(fnName, NO_CONNECTION);
+      // mongosh --nodb --norc hands out a NoDatabase proxy whose every
+      // property read throws SHAPI-10004: that is no connection either.
+      try {
+        void db.getName;
+      } catch (err) {
+        if (err && err.code === NOT_CONNECTED) throw shell.error(fnName, NO_CONNECTION);
+        throw err;
+      }
       return db;
     },
 
