@@ -171,6 +171,7 @@ records() {
 
 @test "in a dry run a verdict is listed as to be checked, never decided from missing numbers" {
   load_framework
+  # shellcheck disable=SC2034 # read by pb::verdict
   PB_DRY_RUN=1
   run pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "" --test " >= 5"
   assert_success
