@@ -231,6 +231,19 @@ pb::node_logs() {
   pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v r="${1:-}" 'r == "" || $1 == r {print $5}'
 }
 
+# pb::cpu_seconds PID: user+system CPU seconds a process has used so far
+# (/proc on Linux, ps elsewhere, which counts whole seconds).
+pb::cpu_seconds() {
+  local pid="$1" ticks
+  if [[ -r "/proc/${pid}/stat" ]]; then
+    ticks=$(getconf CLK_TCK 2>/dev/null || printf 100)
+    # Fields 14 and 15 (utime, stime) follow the ")" that closes the name.
+    sed -E 's/^.*\) //' "/proc/${pid}/stat" | awk -v hz="$ticks" '{ printf "%.2f\n", ($12 + $13) / hz }'
+  else
+    ps -o time= -p "$pid" | awk -F'[-:]' '{ s = 0; for (i = 1; i <= NF; i++) s = s * (i == NF - 3 ? 24 : 60) + $i; printf "%.2f\n", s }'
+  fi
+}
+
 # pb::node_uri PORT: a direct connection to one member (setParameter, serverStatus).
 pb::node_uri() {
   printf 'mongodb://localhost:%d/?directConnection=true' "$1"

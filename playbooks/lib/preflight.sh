@@ -83,7 +83,8 @@ pb::_check_tools() {
       fi
       continue
     fi
-    v=$(pb::_tool_version "$t" 2>/dev/null || true)
+    pb::_tool_version "$t" >/dev/null
+    v=${PB_TOOL_VERSIONS[$t]:-}
     case "$t" in
       mongosh)
         major=${v%%.*}

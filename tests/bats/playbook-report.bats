@@ -171,10 +171,33 @@ records() {
 
 @test "in a dry run a verdict is listed as to be checked, never decided from missing numbers" {
   load_framework
+  # shellcheck disable=SC2034 # read by pb::verdict
   PB_DRY_RUN=1
   run pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "" --test " >= 5"
   assert_success
   assert_output --partial 'verdict to check: B is 5x sooner (expected >= 5x)'
   run records 'select(.type == "verdict")'
   assert_output ''
+}
+
+@test "pb::run_timed gives wall, user and system seconds of the command" {
+  load_framework
+  local t=''
+  # shellcheck disable=SC2016 # the loop is for sh, not this shell
+  pb::run_timed t sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done'
+  run awk -v t="$t" 'BEGIN { split(t, a, " "); exit !(a[1] > 0 && a[2] > 0 && a[2] + a[3] <= a[1] + 0.5) }'
+  assert_success
+  run grep -F "\$ sh -c" "$PB_LOG"
+  assert_success
+}
+
+@test "pb::cpu_seconds reads a process's CPU time" {
+  load_framework
+  sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; sleep 30' &
+  local pid=$! _
+  for _ in $(seq 100); do [[ "$(ps -o args= -p "$pid")" == sleep* ]] && break; sleep 0.1; done
+  run pb::cpu_seconds "$pid"
+  kill "$pid"
+  assert_success
+  assert_output --regexp '^[0-9]+\.[0-9]{2}$'
 }

@@ -26,6 +26,7 @@ load_framework() {
   source "${DBA_LAB_ROOT}/playbooks/lib/playbook.sh"
   PB_NAME="unit-lab"
   PB_TITLE="unit"
+  PB_FD=1
   pb::log_init
   PB_WORK="${BATS_TEST_TMPDIR}/work"
   mkdir -p "$PB_WORK"
