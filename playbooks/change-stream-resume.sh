@@ -36,6 +36,7 @@ PB_EXAMPLES="  playbooks/change-stream-resume.sh                      # 1 node, 
 CSR_JS="$(dirname "${BASH_SOURCE[0]}")/lib/scenarios/change-stream-resume"
 CSR_COLL=foo
 CSR_KNOB=internalDocumentSourceCursorBatchSizeBytes
+# shellcheck disable=SC2016 # a JSON filter: $exists is MongoDB's, not the shell's
 CSR_FILTER='{"fullDocument.msg":{"$exists":true}}'
 
 # junk = 6 MiB documents in all (the article's 3000 at full), split 100:100:100:500:200:2000

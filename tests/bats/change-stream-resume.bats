@@ -6,6 +6,7 @@
 # lines. No mongod here: the fake one in tests/fixtures/fake-server answers
 # --version only.
 
+# shellcheck disable=SC2016,SC2034 # node and jq programs in single quotes; PB_* globals are the framework's
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -195,6 +196,7 @@ EOF
 }
 
 @test "analyze: per-run figures from one log, told apart by appName (the article's A and B lines)" {
+  # shellcheck source=playbooks/change-stream-resume.sh
   source "$PLAYBOOK"
   pb::log_init
   PB_WORK="${BATS_TEST_TMPDIR}/pbwork"
@@ -210,4 +212,33 @@ EOF
 {"run":"B","cursors":1,"cursorIds":["8620417026431980160"],"commands":10,"getMores":9,"nreturned":10,"docsExamined":3037,"bytesRead":19497309628,"durationMillis":12030}
 {"run":"C","missing":true}
 EOF
+}
+
+@test "verdicts.js in mongosh --nodb: the article's runs and log lines give its verdicts, version note included" {
+  load_framework
+  # shellcheck source=playbooks/change-stream-resume.sh
+  source "$PLAYBOOK"
+  PB_VERSION=5.2.0
+  node -e '
+    const t = require(process.argv[1]);
+    const f = require(process.argv[2]);
+    const runs = {};
+    for (const [name, r] of Object.entries(f.runs)) {
+      runs[name] = { events: t.fromPrintedTimestamps(r.opened, r.events.map((e) => e[0])).map((seconds, i) => ({ seconds, msg: r.events[i][1] })) };
+    }
+    require("fs").writeFileSync(process.argv[3], JSON.stringify({ tokens: {}, runs }));' \
+    "$TIMELINE" "${FIX}/article-timings.json" "$(csr::state_file)"
+  for r in A B C D E; do csr::cursor_figures "$r" "${FIX}/runs-by-appname.derived.json.log"; done
+  pb::mongosh_stage --nodb "${CSR_JS}/verdicts.js" "stateFile=$(csr::state_file)" "cursorsFile=$(csr::cursors_file)"
+  run jq -r 'select(.type == "verdict") | "\(.verdict) | \(.version) | \(.observed)\(.reason)"' "$PB_RECORDS"
+  assert_success
+  assert_output - <<'EOF'
+REPRODUCED | 5.2.0 | 10 events between 12.874 s and 12.877 s (spread 3 ms, 0.0% of the wait)
+REPRODUCED | 5.2.0 | B 1.209 s vs A 12.874 s: 10.6x
+REPRODUCED | 5.2.0 | 2 events between 6.697 s and 6.704 s (spread 7 ms, 0.1% of the wait)
+REPRODUCED | 5.2.0 | D 29 ms vs C 6.697 s: 231x
+NOT APPLICABLE | 5.2.0 | no server figures for E (its slow-query log lines are missing)
+EOF
+  run jq -r 'select(.type == "note") | .text' "$PB_RECORDS"
+  assert_output --partial "MongoDB 5.2.0 (5.1 or newer) rewrites the stream's \$match on fullDocument into the oplog scan"
 }
