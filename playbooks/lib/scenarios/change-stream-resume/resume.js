@@ -41,14 +41,15 @@
   const after = cs.getResumeToken();
   cs.close();
 
-  const afterDecoded = decodeResumeToken(after);
+  const afterDecoded = after ? decodeResumeToken(after) : { tokenType: null };
   stage.measure(`run${run}.events`, events.length, 'events');
   stage.measure(`run${run}.firstAnswerSeconds`, answered, 's');
   if (events.length) {
     stage.measure(`run${run}.firstEventSeconds`, events[0].seconds, 's');
     stage.measure(`run${run}.lastEventSeconds`, events[events.length - 1].seconds, 's');
   }
-  stage.measure(`run${run}.resumeTokenAfter.tokenType`, afterDecoded.tokenType, afterDecoded.tokenType === 0 ? 'high-water mark' : 'event');
+  // tokenType 0: a high-water mark (the scan's position), 128: an event's token.
+  if (after) stage.measure(`run${run}.tokenAfterRun.tokenType`, afterDecoded.tokenType, '');
   for (const row of timeline.timelineRows(run, { events })) {
     stage.row('timeline', { series: `${stage.version} ${run}`, ...row });
   }
@@ -58,7 +59,7 @@
     // C resumes after this marker's event; E after A's postBatchResumeToken.
     const marker = events.find((e) => e.msg === '200 6MB documents added');
     if (marker && !s.tokens.marker200) s.tokens.marker200 = EJSON.serialize(marker.token);
-    if (run === 'A') {
+    if (run === 'A' && after) {
       s.tokens.pbrtA = EJSON.serialize(after);
       s.tokens.pbrtAType = afterDecoded.tokenType;
     }
