@@ -47,7 +47,7 @@ pb::scale medium "about 20 minutes: 6.3 GB" junk=1000 cache_gb=0.5
 pb::scale full "the article's sizes: 3000 junk documents, 18.9 GB per node" junk=3000 cache_gb=1
 
 pb::option --knob-bytes KNOB_BYTES int:1-16777216 128 \
-  "internalDocumentSourceCursorBatchSizeBytes during run D (the article's 128; default 4194304)"
+  "internalDocumentSourceCursorBatchSizeBytes during run D (the server's default is 4194304; the article used 128)"
 pb::option --cache-gb CACHE_GB number "" "WiredTiger cache per mongod in GB (default: the scale's cache_gb; 0.25 is the least mongod takes)"
 pb::option --run-timeout RUN_TIMEOUT int:10-86400 900 "seconds a run may wait for its next event before it fails"
 pb::topology_options nodes
