@@ -83,13 +83,19 @@ pb::_check_tools() {
       fi
       continue
     fi
-    v=$(pb::_tool_version "$t" 2>/dev/null || true)
+    pb::_tool_version "$t" >/dev/null
+    v=${PB_TOOL_VERSIONS[$t]:-}
     case "$t" in
       mongosh)
         major=${v%%.*}
         if [[ "$major" =~ ^[0-9]+$ ]] && ((major < 2)); then
           pb::preflight_fail "mongosh ${v} is too old" "mongosh 2.x is needed: run ./setup/install.sh (it installs mongosh 2 into node_modules)"
           continue
+        fi
+        ;;
+      mlaunch)
+        if [[ -n "$v" && "$v" != 1.7.* ]]; then
+          pb::info "  note mlaunch ${v}: the framework was written against mtools 1.7.2 (setup/requirements.txt)"
         fi
         ;;
     esac
@@ -256,7 +262,6 @@ pb::preflight() {
         PB_BINPATHS=()
         for i in "${PB_VERSIONS[@]}"; do PB_BINPATHS+=("<binaries for MongoDB ${i}>"); done
       fi
-      pb::_check_disk
       pb::_check_ports
       ;;
     none) pb::_check_dirs ;;
@@ -264,5 +269,10 @@ pb::preflight() {
   if declare -F playbook_preflight >/dev/null; then
     playbook_preflight
   fi
+  # After the playbook's own checks: they may set PB_DISK_ESTIMATE_MB (from a
+  # dry run of what they will write), as README.md says they can.
+  case "$PB_TOPOLOGY" in
+    single|replset|sharded) pb::_check_disk ;;
+  esac
   pb::preflight_verdict
 }
