@@ -27,6 +27,14 @@ pb::measure() {
     --arg s "${PB_CURRENT_STAGE:-}" "${PB_JQ_TYPED}"'{type: "measure", version: $ver, stage: $s, key: $k, value: ($v | typed), unit: $u}')"
 }
 
+# pb::measurements [KEY_PREFIX]: the measurements recorded so far, of every
+# version, one JSON object {version, key, value, unit} per line (for verdicts
+# that compare versions in stage_report). Nothing in --dry-run.
+pb::measurements() {
+  [[ -f "${PB_RECORDS:-}" ]] || return 0
+  jq -c --arg p "${1:-}" 'select(.type == "measure" and (.key | startswith($p))) | {version, key, value, unit}' "$PB_RECORDS"
+}
+
 # pb::table NAME "Title" COLUMN...: declares a table (a CSV and a report section).
 pb::table() {
   local name="$1" title="$2"
