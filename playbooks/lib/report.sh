@@ -347,6 +347,7 @@ pb::_write_charts() {
   while IFS= read -r name; do
     # One data file per series: "x y" lines, numeric rows only.
     jq -r --arg n "$name" --arg dir "${dir}/charts" --arg term "$terminal" '
+      def q: tostring | gsub("\""; "\u0027");
       (.charts[] | select(.name == $n)) as $c
       | .tables[$c.table] as $t
       | ($t.columns | index($c.x)) as $xi
@@ -361,14 +362,14 @@ pb::_write_charts() {
         "#SCRIPT",
         "set terminal \($term) size 960,560",
         "set output \"\($dir)/\($n).png\"",
-        "set title \"\($c.title)\"",
-        "set xlabel \"\($c.xlabel)\"",
-        "set ylabel \"\($c.ylabel)\"",
+        "set title \"\($c.title | q)\"",
+        "set xlabel \"\($c.xlabel | q)\"",
+        "set ylabel \"\($c.ylabel | q)\"",
         "set grid",
         "set key left top",
         (if $c.logx then "set logscale x" else empty end),
         (if $c.logy then "set logscale y" else empty end),
-        "plot " + ([.[] | "\"\($dir)/\($n)-\(.key).dat\" using 1:2 with \($c.style) title \"\(.value.title)\""] | join(", "))
+        "plot " + ([.[] | "\"\($dir)/\($n)-\(.key).dat\" using 1:2 with \($c.style) title \"\(.value.title | q)\""] | join(", "))
       ' "$results" | awk -v base="${dir}/charts/${name}" '
         /^#DATA / { out = base "-" $2 ".dat"; printf "" > out; next }
         /^#SCRIPT$/ { out = base ".gp"; printf "" > out; next }
