@@ -240,6 +240,13 @@ rr::config_uri() {
   printf 'mongodb://%s/?replicaSet=configRepl' "$(IFS=,; printf '%s' "${hosts[*]}")"
 }
 
+# The mongos routers, host:port, comma-separated (mlaunch gives them the first ports).
+rr::mongos_hosts() {
+  local hosts=() i
+  for ((i = 0; i < PB_MONGOS; i++)); do hosts+=("localhost:$((PB_PORT + i))"); done
+  (IFS=,; printf '%s' "${hosts[*]}")
+}
+
 stage_prepare() {
   if ((RR_TEST_COMMANDS)); then
     # The coordinator (config server) waits this long at least; 0 as in MongoDB's own tests.
@@ -248,12 +255,13 @@ stage_prepare() {
     # (jstests/sharding/resharding_large_number_of_initial_chunks.js uses a day).
     pb::set_parameter reshardingCriticalSectionTimeoutMillis 86400000 "$(rr::config_uri)"
   fi
-  pb::mongosh_stage "${RR_JS}/prepare.js"
+  pb::mongosh_stage "${RR_JS}/prepare.js" "mongos=$(rr::mongos_hosts)"
 }
 
 stage_run() {
   pb::mongosh_stage "${RR_JS}/run.js" "counts=$(IFS=,; printf '%s' "${RR_COUNTS[*]}")" \
-    "methods=${RR_METHODS}" "reps=${REPS}" "presetMax=${RR_PRESET_MAX}" "testCommands=${RR_TEST_COMMANDS}"
+    "methods=${RR_METHODS}" "reps=${REPS}" "presetMax=${RR_PRESET_MAX}" "testCommands=${RR_TEST_COMMANDS}" \
+    "mongos=$(rr::mongos_hosts)"
 }
 
 # Every refresh line of the mongos and shard logs, as JSON lines, per role.

@@ -53,8 +53,8 @@ js() {
   run plan_lines <<<"$output"
   assert_regex "${lines[4]}" "^\\\$ mongosh 'mongodb://localhost:30203/\\?replicaSet=configRepl' .*\"params\":\\{\"name\":\"reshardingMinimumOperationDurationMillis\",\"value\":0\\}"
   assert_regex "${lines[5]}" "\"params\":\\{\"name\":\"reshardingCriticalSectionTimeoutMillis\",\"value\":86400000\\}"
-  assert_regex "${lines[6]}" "^\\\$ mongosh mongodb://localhost:30200/ .* ROOT/playbooks/lib/scenarios/routing-refresh/prepare.js$"
-  assert_regex "${lines[7]}" "\"params\":\\{\"counts\":\"1000,10000,50000\",\"methods\":\"1000:reshard 10000:reshard 50000:reshard\",\"reps\":3,\"presetMax\":150000,\"testCommands\":1\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/run.js$"
+  assert_regex "${lines[6]}" "^\\\$ mongosh mongodb://localhost:30200/ .*\"params\":\\{\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/prepare.js$"
+  assert_regex "${lines[7]}" "\"params\":\\{\"counts\":\"1000,10000,50000\",\"methods\":\"1000:reshard 10000:reshard 50000:reshard\",\"reps\":3,\"presetMax\":150000,\"testCommands\":1,\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/run.js$"
   assert_regex "${lines[8]}" "^\\\$ ROOT/playbooks/analyze refresh --json "
   assert_regex "${lines[9]}" "^\\\$ mongosh --nodb .* ROOT/playbooks/lib/scenarios/routing-refresh/report.js$"
   assert_line --partial "\"name\":\"reshardingMinimumOperationDurationMillis\",\"json\":\"<value before the run>\",\"restore\":1"
@@ -102,6 +102,7 @@ js() {
   assert_line --partial "\$ mlaunch init --sharded 3 --replicaset --nodes 2 --config 3 --mongos 2 --port 30500 "
   # mongos 30500-30501, shards 30502-30507, config servers 30508-30510.
   assert_line --partial "mongosh 'mongodb://localhost:30508,localhost:30509,localhost:30510/?replicaSet=configRepl'"
+  assert_line --partial '"mongos":"localhost:30500,localhost:30501"'
 }
 
 @test "plan: two versions from m, test commands only for the one that reshards" {

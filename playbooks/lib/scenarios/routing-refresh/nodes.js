@@ -4,13 +4,6 @@
 // await of shell calls); defines globalThis.rrNodes only.
 (() => {
 
-// Mongos routers that pinged in the last minute (config.mongos, _id "host:port").
-function mongosHosts(db) {
-  const since = new Date(Date.now() - 60 * 1000);
-  const hosts = db.getSiblingDB('config').getCollection('mongos').find({ ping: { $gte: since } }).toArray().map((m) => m._id);
-  return hosts.length ? hosts : [db.getMongo().host];
-}
-
 // Every shard member: [{shard, host}] from listShards ("shard01/h1:p1,h2:p2").
 function shardMembers(db) {
   const res = db.getSiblingDB('admin').runCommand({ listShards: 1 });
@@ -49,5 +42,5 @@ function connect(uri) {
   return new Mongo(uri);
 }
 
-globalThis.rrNodes = { mongosHosts, shardMembers, shards, command, direct, connect };
+globalThis.rrNodes = { shardMembers, shards, command, direct, connect };
 })();

@@ -12,7 +12,8 @@
   if (!stop.ok) throw new Error(`balancerStop failed: ${stop.errmsg}`);
   stage.log('balancer stopped');
 
-  const targets = [...nodes.mongosHosts(db), ...nodes.shardMembers(db).map((m) => m.host)];
+  const targets = String(stage.params.mongos).split(',');
+  for (const m of nodes.shardMembers(db)) targets.push(m.host);
   let raised = 0;
   for (const host of targets) {
     const a = nodes.direct(host).getDB('admin');

@@ -6,7 +6,7 @@
 // query latency) that the analyze stage matches with the refresh log lines.
 //
 // params: counts "1000,10000", methods "1000:hashed 10000:reshard",
-//         reps, presetMax, testCommands
+//         reps, presetMax, testCommands, mongos "localhost:27100,..."
 (() => {
   const path = require('path');
   load(path.resolve(__dirname, 'nodes.js'));
@@ -19,9 +19,16 @@
   const run = nodes.command;
   const config = db.getSiblingDB('config');
   const dbName = stage.dbName;
-  const shardIds = nodes.shards(db).map((s) => s.id);
-  const shardConns = nodes.shards(db).map((s) => nodes.connect(s.uri));
-  const mongosConns = nodes.mongosHosts(db).map((h) => nodes.direct(h));
+  // Plain loops, not map(): a callback that talks to a server is not awaited there.
+  const shardIds = [];
+  const shardConns = [];
+  for (const s of nodes.shards(db)) {
+    shardIds.push(s.id);
+    shardConns.push(nodes.connect(s.uri));
+  }
+  const mongosConns = [];
+  for (const h of String(stage.params.mongos).split(',')) mongosConns.push(nodes.direct(h));
+  let probes = 0; // probe split points are never reused, across counts too
 
   const ok = (res, what) => {
     if (!res || !res.ok) throw new Error(`${what} failed: ${res ? `${res.codeName || ''} ${res.errmsg || JSON.stringify(res)}` : 'no reply'}`);
@@ -68,9 +75,12 @@
     // One range per shard, each on its shard, so that later splits spread.
     const starts = plan.shardStarts(shardIds.length);
     for (let i = 1; i < starts.length; i++) ok(run(admin, { split: ns, middle: { k: starts[i] } }), `split ${ns}`);
+    const filter = chunkFilter(ns);
     for (let i = 0; i < starts.length; i++) {
-      const res = run(admin, { moveChunk: ns, find: { k: starts[i] }, to: shardIds[i] });
-      if (!res.ok && !/already|same shard/i.test(res.errmsg || '')) ok(res, `moveChunk ${ns} to ${shardIds[i]}`);
+      const min = i === 0 ? new MinKey() : starts[i];
+      const chunk = config.getCollection('chunks').findOne({ ...filter, min: { k: min } });
+      if (!chunk) throw new Error(`${ns}: no chunk starts at k=${i === 0 ? 'MinKey' : min}`);
+      if (chunk.shard !== shardIds[i]) ok(run(admin, { moveChunk: ns, find: { k: starts[i] }, to: shardIds[i] }), `moveChunk ${ns} to ${shardIds[i]}`);
     }
     splitColl = { ns, key: 'range', boundaries: new Set(starts.slice(1)) };
     return splitColl;
@@ -120,7 +130,7 @@
   const incrementalStep = (coll, rep) => {
     if (coll.key === 'range') {
       // A new split point inside a chunk in the middle of the key range.
-      const p = plan.probePoint(rep);
+      const p = plan.probePoint(probes++);
       ok(run(admin, { split: coll.ns, middle: { k: p } }), `split ${coll.ns} at k=${p}`);
       coll.boundaries.add(p);
       return p;
