@@ -28,7 +28,9 @@ function shards(db) {
 // parameter, command missing in this version) it is turned back into a reply.
 function command(database, doc) {
   try {
-    return database.runCommand(doc);
+    // Assigned, not returned: only an awaited call's failure lands in catch.
+    const reply = database.runCommand(doc);
+    return reply;
   } catch (e) {
     return { ok: 0, codeName: e.codeName, errmsg: e.message };
   }
