@@ -59,9 +59,9 @@ RR_RESHARD_OVERHEAD_SECONDS=15
 RR_KB_PER_CHUNK_CONFIG=1
 RR_KB_PER_CHUNK_SHARD_NODE=1
 
-pb::scale small "about 10-20 minutes per version" chunks=1000,10000,50000 disk_mb=2000
-pb::scale medium "about 1-2 hours per version (split loops take longest)" chunks=1000,10000,50000,100000,250000 disk_mb=6000
-pb::scale full "the article's sizes: hours; 1M+ chunks" chunks=10000,100000,250000,500000,1000000,1500000 disk_mb=20000
+pb::scale small "about 10-20 minutes per version" chunks=1000,10000,50000
+pb::scale medium "about 1-2 hours per version (split loops take longest)" chunks=1000,10000,50000,100000,250000
+pb::scale full "the article's sizes: hours; 1M+ chunks" chunks=10000,100000,250000,500000,1000000,1500000
 
 pb::option --chunks CHUNKS list "" "chunk counts to measure, ascending (default: the scale's sweep)"
 pb::option --reps REPS int:1-50 3 "repetitions of each refresh (incremental and full) at each count"
@@ -144,9 +144,17 @@ rr::needs_test_commands() {
   [[ " $(rr::methods "$1") " == *":reshard"* ]]
 }
 
-# rr::estimate VERSION: "seconds disk_mb" for the sweep (rough, see the rates above).
-rr::estimate() {
-  local v="$1" n m seconds=0 prev_split=0 max=0 pieces
+# rr::disk_mb: disk for the sweep's largest count (rough, see the sizes above);
+# the same for every version (the cluster of a version goes before the next).
+rr::disk_mb() {
+  local max=${RR_COUNTS[-1]} pieces
+  pieces=$((RR_KB_PER_CHUNK_CONFIG * PB_CONFIG_SERVERS + RR_KB_PER_CHUNK_SHARD_NODE * PB_SHARDS * PB_NODES))
+  printf '%d' $((max * pieces / 1024 + 300 * (PB_CONFIG_SERVERS + PB_SHARDS * PB_NODES)))
+}
+
+# rr::seconds VERSION: time for the sweep (rough, see the rates above).
+rr::seconds() {
+  local v="$1" n m seconds=0 prev_split=0
   for n in "${RR_COUNTS[@]}"; do
     m=$(rr::method "$v" "$n")
     case "$m" in
@@ -162,12 +170,9 @@ rr::estimate() {
         prev_split=$n
         ;;
     esac
-    ((n > max)) && max=$n
   done
   # Refreshes: reps x 2 kinds, a second each on top of the creation.
-  seconds=$((seconds + ${#RR_COUNTS[@]} * REPS * 2))
-  pieces=$((RR_KB_PER_CHUNK_CONFIG * PB_CONFIG_SERVERS + RR_KB_PER_CHUNK_SHARD_NODE * PB_SHARDS * PB_NODES))
-  printf '%d %d' "$seconds" $((max * pieces / 1024 + 300 * (PB_CONFIG_SERVERS + PB_SHARDS * PB_NODES)))
+  printf '%d' $((seconds + ${#RR_COUNTS[@]} * REPS * 2))
 }
 
 rr::human_seconds() {
@@ -195,13 +200,13 @@ playbook_configure() {
     done
   fi
   PB_EXTRA_TOOLS+=(python3)
-  RR_MAX_DISK_MB=0
+  PB_DISK_ESTIMATE_MB=$(rr::disk_mb)
 }
 
 # Before each version's launch: its methods, the test commands they need, the
 # estimate; shown in the plan (--dry-run) too.
 playbook_version() {
-  local why est seconds disk
+  local why seconds
   why=$(rr::check_method "$PB_VERSION") || pb::die "$why"
   RR_METHODS=$(rr::methods "$PB_VERSION")
   PB_MONGOD_ARGS=()
@@ -211,24 +216,17 @@ playbook_version() {
   else
     RR_TEST_COMMANDS=0
   fi
-  est=$(rr::estimate "$PB_VERSION")
-  seconds=${est% *}
-  disk=${est#* }
   pb::info "MongoDB ${PB_VERSION}: sweep ${RR_COUNTS[*]} chunks, ${REPS} repetition(s) of each refresh"
   pb::info "  methods: ${RR_METHODS// /, }"
   pb::info "  enableTestCommands: $( ((RR_TEST_COMMANDS)) && printf 'yes (reshardCollection with _presetReshardedChunks is test-only)' || printf 'no (not needed by these methods)')"
-  pb::info "  estimate (rough; the run shows the measured rate): $(rr::human_seconds "$seconds"), about ${disk} MB of disk"
+  seconds=$(rr::seconds "$PB_VERSION")
+  pb::info "  estimate (rough; the run shows the measured rate): $(rr::human_seconds "$seconds"), about $(rr::disk_mb) MB of disk"
+  if ((seconds > 7200)); then
+    pb::warn "MongoDB ${PB_VERSION}: split loops make this sweep take hours; fewer or smaller counts (--chunks) finish sooner"
+  fi
 }
 
 playbook_preflight() {
-  local v est disk
-  # Disk for the largest version's sweep (clusters of a version are deleted before the next).
-  for v in "${PB_RESOLVED[@]}"; do
-    est=$(rr::estimate "$v")
-    disk=${est#* }
-    ((disk > RR_MAX_DISK_MB)) && RR_MAX_DISK_MB=$disk
-  done
-  PB_DISK_ESTIMATE_MB=$RR_MAX_DISK_MB
   [[ -x "${PB_ROOT}/playbooks/analyze" ]] || pb::preflight_fail "playbooks/analyze is missing" "update the checkout"
 }
 

@@ -86,6 +86,18 @@ js() {
   assert_output --partial "1500000:reshard+split"
 }
 
+@test "plan: time and disk estimates come before the launch; hours of split loops are warned about" {
+  run dry
+  assert_success
+  assert_line --regexp ' estimate \(rough; the run shows the measured rate\): 65 s, about 1046 MB of disk$'
+  refute_output --partial "take hours"
+  run dry --scale full
+  assert_success
+  assert_line --regexp ' estimate \(rough; the run shows the measured rate\): 18 h 26 min, about 5294 MB of disk$'
+  assert_output --partial "MongoDB 7.0.12: split loops make this sweep take hours; fewer or smaller counts (--chunks) finish sooner"
+  [[ "$output" == *"estimate (rough"*"==> launch"* ]]
+}
+
 @test "plan: --method split on 7.0 needs no test commands and no resharding knobs" {
   run dry --method split --port 30400
   assert_success
