@@ -217,6 +217,8 @@ pb::_run_version() {
   local i="$1" label
   PB_VERSION=${PB_RESOLVED[$i]}
   label=$PB_VERSION
+  # Per-version settings (e.g. PB_MONGOD_ARGS that only some versions need).
+  if declare -F playbook_version >/dev/null; then playbook_version; fi
   pb::stage launch "$label"
   case "$PB_TOPOLOGY" in
     uri) pb::_claim_uri_database ;;
