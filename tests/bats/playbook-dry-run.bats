@@ -125,11 +125,9 @@ mlaunch_line() {
 }
 
 @test "two versions from m: own folders, the first cluster stopped before the second launches" {
-  export M_PREFIX="${WORKDIR}/m" FAKE_MONGOD="${FAKE_BIN}/mongod"
-  mkdir -p "${M_PREFIX}/m/versions/6.0.20/bin" "${M_PREFIX}/m/versions/8.0.4/bin"
-  ln -s "$FAKE_MONGOD" "${M_PREFIX}/m/versions/6.0.20/bin/mongod"
-  ln -s "$FAKE_MONGOD" "${M_PREFIX}/m/versions/8.0.4/bin/mongod"
-  PATH="${DBA_LAB_ROOT}/tests/fixtures/fake-m:${PATH}" run "$DEMO" --dry-run --topology single \
+  use_fake_m
+  fake_m_installed 6.0.20 8.0.4
+  run "$DEMO" --dry-run --topology single \
     --mongodb-version 6.0,8.0.4 --dir "${WORKDIR}/data" --port 30700
   assert_success
   run plan_lines <<<"$output"
@@ -144,8 +142,8 @@ mlaunch_line() {
 }
 
 @test "a version m does not have yet is planned as an install, not run" {
-  export M_PREFIX="${WORKDIR}/m" FAKE_M_LOG="${WORKDIR}/m.log" FAKE_M_RELEASES="7.0.9 7.0.14 8.0.4" FAKE_M_INSTALL_WORKS=1 FAKE_MONGOD="${FAKE_BIN}/mongod"
-  PATH="${DBA_LAB_ROOT}/tests/fixtures/fake-m:${PATH}" run "$DEMO" --dry-run --topology single --mongodb-version 7.0 --dir "${WORKDIR}/data"
+  use_fake_m
+  FAKE_M_RELEASES="7.0.9 7.0.14 8.0.4" FAKE_M_INSTALL_WORKS=1 run "$DEMO" --dry-run --topology single --mongodb-version 7.0 --dir "${WORKDIR}/data"
   assert_success
   assert_line "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m installed --json"
   assert_line "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m --stable 7.0"

@@ -35,3 +35,18 @@ load_framework() {
   PB_RUN_ID="unit-$$"
   PB_VERSION=''
 }
+
+# The scripted fake m (tests/fixtures/fake-m) first on PATH, m's prefix in the
+# test's temporary folder; fake_m_installed lists versions it "has".
+use_fake_m() {
+  export M_PREFIX="${BATS_TEST_TMPDIR}/m" FAKE_M_LOG="${BATS_TEST_TMPDIR}/m.log" FAKE_MONGOD="${FAKE_BIN}/mongod"
+  export PATH="${DBA_LAB_ROOT}/tests/fixtures/fake-m:${PATH}"
+}
+
+fake_m_installed() {
+  local v
+  for v in "$@"; do
+    mkdir -p "${M_PREFIX}/m/versions/${v}/bin"
+    ln -s "$FAKE_MONGOD" "${M_PREFIX}/m/versions/${v}/bin/mongod"
+  done
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# The m wrapper (playbooks/lib/m.sh) against a scripted fake m that behaves
+# like npm m 1.10.0 where it matters: exit 0 after a failed install, `m bin`
+# exit 1 when absent, empty release lists offline (tests/fixtures/fake-m/m).
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load test_helper
+  load playbook_helper
+  use_fake_m
+  load_framework
+}
+
+@test "X.Y.Z is used as given, without asking m" {
+  pb::m_resolve 7.0.12
+  assert_equal "$PB_M_RESULT" 7.0.12
+  [[ ! -e "$FAKE_M_LOG" ]]
+}
+
+@test "X.Y becomes the newest installed X.Y.Z, compared as numbers" {
+  fake_m_installed 7.0.5 7.0.12 7.1.0 17.0.1
+  pb::m_resolve 7.0
+  assert_equal "$PB_M_RESULT" 7.0.12
+  run cat "$FAKE_M_LOG"
+  assert_output 'installed --json'
+}
+
+@test "X.Y not installed: m's stable release of the series" {
+  FAKE_M_RELEASES="6.0.20 7.0.9 7.0.14 8.0.4"
+  export FAKE_M_RELEASES
+  pb::m_resolve 7.0
+  assert_equal "$PB_M_RESULT" 7.0.14
+  run cat "$FAKE_M_LOG"
+  assert_output $'installed --json\n--stable 7.0'
+}
+
+@test "a rapid release series (5.2) is looked up with --latest: m --stable only knows X.0 from 5.0 on" {
+  FAKE_M_RELEASES="5.0.30 5.2.0 5.2.1"
+  export FAKE_M_RELEASES
+  pb::m_resolve 5.2
+  assert_equal "$PB_M_RESULT" 5.2.1
+  run cat "$FAKE_M_LOG"
+  assert_line -- '--latest 5.2'
+}
+
+@test "offline and nothing installed: resolution fails and says why" {
+  run pb::m_resolve 7.0
+  assert_failure
+  pb::m_resolve 7.0 || true
+  assert_regex "$PB_M_ERROR" 'cannot resolve MongoDB 7\.0 to a release: .*no network to downloads\.mongodb\.org'
+}
+
+@test "a release candidate is not taken for a release" {
+  FAKE_M_RELEASES="8.3.0-rc1"
+  export FAKE_M_RELEASES
+  run pb::m_resolve 8.3
+  assert_failure
+}
+
+@test "an installed version is found with m bin and nothing is installed" {
+  fake_m_installed 7.0.12
+  pb::m_ensure 7.0.12
+  assert_equal "$PB_M_RESULT" "${M_PREFIX}/m/versions/7.0.12/bin"
+  run cat "$FAKE_M_LOG"
+  assert_output 'bin 7.0.12'
+}
+
+@test "m exiting 0 without installing anything is a failure: m bin decides" {
+  run pb::m_ensure 7.0.14
+  assert_failure
+  run cat "$FAKE_M_LOG"
+  assert_output $'bin 7.0.14\n7.0.14\nbin 7.0.14'
+  pb::m_ensure 7.0.14 || true
+  assert_regex "$PB_M_ERROR" '^m could not install MongoDB 7\.0\.14 \(m said: .*do not appear to be available.*\): no network, or no build for this OS'
+}
+
+@test "an install that works is verified and used" {
+  FAKE_M_INSTALL_WORKS=1
+  export FAKE_M_INSTALL_WORKS
+  pb::m_ensure 7.0.14
+  assert_equal "$PB_M_RESULT" "${M_PREFIX}/m/versions/7.0.14/bin"
+}
+
+@test "m runs with the checkout's prefix and never prompts" {
+  fake_m_installed 7.0.12
+  pb::m_ensure 7.0.12
+  run grep -F "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m bin 7.0.12" "$PB_LOG"
+  assert_success
+}
+
+@test "a playbook whose version m cannot install stops in preflight (exit 3) and suggests --binarypath or --uri" {
+  run --separate-stderr "$DEMO" --topology single --mongodb-version 7.0.14 --dir "${BATS_TEST_TMPDIR}/data" \
+    --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_failure 3
+  assert_regex "$stderr" 'MongoDB 7\.0\.14: m could not install MongoDB 7\.0\.14'
+  assert_regex "$stderr" 'use --binarypath DIR with mongod/mongos 7\.0\.14 .*, or --uri URI'
+  refute_output --partial 'mlaunch init'
+  [[ ! -e "${BATS_TEST_TMPDIR}/data" && ! -e "${BATS_TEST_TMPDIR}/report" ]]
+}
+
+@test "--binarypath skips m entirely" {
+  run "$DEMO" --dry-run --topology single --binarypath "$FAKE_BIN"
+  assert_success
+  refute_output --partial ' m '
+  [[ ! -e "$FAKE_M_LOG" ]]
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# Preflight (playbooks/lib/preflight.sh): each failed check is listed with what
+# to do, the playbook exits 3 and nothing is created; missing tools make it
+# run the setup first. Servers here are only the fake mongod (--version).
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load test_helper
+  load playbook_helper
+  DATA="${BATS_TEST_TMPDIR}/data"
+  REPORT="${BATS_TEST_TMPDIR}/report"
+}
+
+teardown() {
+  if [[ -n "${LISTENER_PID:-}" ]]; then
+    kill "$LISTENER_PID" 2>/dev/null || true
+    wait "$LISTENER_PID" 2>/dev/null || true
+  fi
+}
+
+# Holds PORT open until the test ends.
+listen_on() {
+  python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); print("ready", flush=True); time.sleep(120)' "$1" >"${BATS_TEST_TMPDIR}/listener" &
+  LISTENER_PID=$!
+  local _
+  for _ in $(seq 50); do
+    grep -q ready "${BATS_TEST_TMPDIR}/listener" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+demo() {
+  "$DEMO" --dir "$DATA" --report-dir "$REPORT" "$@"
+}
+
+# The fake setup (tests/fixtures/fake-setup) instead of setup/install.sh.
+use_fake_setup() {
+  export FAKE_SETUP_LOG="${BATS_TEST_TMPDIR}/setup.log" DBA_LAB_SETUP="${DBA_LAB_ROOT}/tests/fixtures/fake-setup/install.sh"
+}
+
+@test "a port in use fails preflight with exit 3, names the port and suggests --port" {
+  local port
+  port=$(free_port_base)
+  listen_on $((port + 1))
+  run --separate-stderr demo --binarypath "$FAKE_BIN" --topology replset --nodes 3 --port "$port"
+  assert_failure 3
+  assert_line --partial "FAIL port(s) in use: $((port + 1))"
+  assert_regex "$stderr" "port\\(s\\) in use: $((port + 1)): stop what listens there, or choose another first port with --port N \\(this topology needs 3 consecutive ports\\)"
+  [[ ! -e "$DATA" && ! -e "$REPORT" ]]
+}
+
+@test "not enough disk for the scale fails preflight and says what to do" {
+  run --separate-stderr demo --binarypath "$FAKE_BIN" --topology single --scale full
+  assert_failure 3
+  assert_regex "$stderr" 'not enough disk for scale full: about 900000000 MB needed, [0-9]+ MB free under .*: free some space, put the data elsewhere with --dir DIR, or use a smaller --scale'
+}
+
+@test "every failed check is listed, not only the first" {
+  local port
+  port=$(free_port_base)
+  listen_on "$port"
+  run --separate-stderr demo --binarypath "$FAKE_BIN" --topology single --scale full --port "$port"
+  assert_failure 3
+  assert_regex "$stderr" 'not enough disk'
+  assert_regex "$stderr" "port\\(s\\) in use: ${port}"
+}
+
+@test "--binarypath without a mongod fails preflight" {
+  mkdir -p "${BATS_TEST_TMPDIR}/empty"
+  run --separate-stderr demo --binarypath "${BATS_TEST_TMPDIR}/empty" --topology single
+  assert_failure 3
+  assert_regex "$stderr" "no executable mongod in --binarypath ${BATS_TEST_TMPDIR}/empty: give the bin folder of a MongoDB server download"
+}
+
+@test "a sharded topology needs mongos beside mongod" {
+  mkdir -p "${BATS_TEST_TMPDIR}/only-mongod"
+  ln -s "${FAKE_BIN}/mongod" "${BATS_TEST_TMPDIR}/only-mongod/mongod"
+  run --separate-stderr demo --binarypath "${BATS_TEST_TMPDIR}/only-mongod" --topology sharded
+  assert_failure 3
+  assert_regex "$stderr" 'no executable mongos in --binarypath'
+}
+
+@test "an unreachable --uri fails preflight within seconds" {
+  local port
+  port=$(free_port_base)
+  run --separate-stderr "$DEMO" --uri "mongodb://127.0.0.1:${port}/" --report-dir "$REPORT"
+  assert_failure 3
+  assert_regex "$stderr" "cannot reach --uri mongodb://127\\.0\\.0\\.1:${port}/: check the address"
+  assert_line --partial "serverSelectionTimeoutMS=5000"
+  [[ ! -e "$REPORT" ]]
+}
+
+@test "a report folder that is not empty is refused" {
+  mkdir -p "$REPORT"
+  touch "${REPORT}/old.md"
+  run --separate-stderr demo --topology none
+  assert_failure 3
+  assert_regex "$stderr" "--report-dir ${REPORT} exists and is not empty: give a new or empty directory"
+}
+
+@test "a missing tool makes the playbook run the setup, then fail if still missing" {
+  use_fake_setup
+  run --separate-stderr demo --topology none --need dba-lab-no-such-tool
+  assert_failure 3
+  assert_line --partial 'missing tools: dba-lab-no-such-tool - running the project'"'"'s setup'
+  assert_regex "$stderr" 'dba-lab-no-such-tool not found: run ./setup/install.sh, then source setup/env.sh'
+  run cat "$FAKE_SETUP_LOG"
+  assert_output 'setup ran:'
+}
+
+@test "--yes is passed on to the setup" {
+  use_fake_setup
+  run demo --topology none --need dba-lab-no-such-tool --yes
+  assert_failure 3
+  run cat "$FAKE_SETUP_LOG"
+  assert_output 'setup ran: --yes'
+}
+
+@test "when the setup installs the missing tool the run goes on" {
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  export PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" FAKE_SETUP_BIN="${BATS_TEST_TMPDIR}/bin" FAKE_SETUP_INSTALLS=dba-lab-late-tool
+  use_fake_setup
+  run demo --topology none --need dba-lab-late-tool
+  assert_success
+  assert_line --partial 'ok   dba-lab-late-tool'
+}
+
+@test "tools present: the setup is not run" {
+  use_fake_setup
+  run demo --topology none
+  assert_success
+  [[ ! -e "$FAKE_SETUP_LOG" ]]
+}
+
+@test "with --dry-run a failed check is a warning and the plan goes on" {
+  run --separate-stderr demo --dry-run --binarypath "$FAKE_BIN" --topology single --scale full
+  assert_success
+  assert_regex "$stderr" 'a real run would stop here \(preflight\): not enough disk'
+  assert_line --partial '$ mlaunch init --single'
+}
+
+@test "with --dry-run missing tools show the setup command without running it" {
+  use_fake_setup
+  run demo --dry-run --topology none --need dba-lab-no-such-tool
+  assert_success
+  assert_line "\$ ${DBA_LAB_SETUP}"
+  [[ ! -e "$FAKE_SETUP_LOG" ]]
+}
