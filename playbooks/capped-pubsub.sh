@@ -106,6 +106,10 @@ cp_server_pids() {
   local list
   CP_PIDS=''
   pb::uri_mode && return 0
+  if pb::dry_run; then
+    CP_PIDS='<mongod/mongos pids from mlaunch list>'
+    return 0
+  fi
   list=$(pb::tempfile processes)
   pb::cluster_processes "$PB_CLUSTER_DIR" >"$list" || true
   CP_PIDS=$(awk -F'\t' '$3 ~ /^[0-9]+$/ {print $3}' "$list" | paste -sd, -)
