@@ -74,8 +74,9 @@ playbook_configure() {
   ((SECONDS_PER_POINT > 0)) || SECONDS_PER_POINT=$(pb::scale_value seconds)
   IFS=, read -r -a CP_POINTS <<<"$SUBSCRIBERS"
   for n in "${CP_POINTS[@]}"; do
-    [[ "$n" =~ ^[1-9][0-9]*$ ]] && ((n <= 2000)) \
-      || pb::usage_error "--subscribers expects counts from 1 to 2000 such as 1,10,40, got '${SUBSCRIBERS}'"
+    if [[ ! "$n" =~ ^[1-9][0-9]*$ ]] || ((n > 2000)); then
+      pb::usage_error "--subscribers expects counts from 1 to 2000 such as 1,10,40, got '${SUBSCRIBERS}'"
+    fi
   done
   if ((SHARDED)); then
     pb::uri_mode && pb::usage_error "--sharded launches a cluster; with --uri point at a mongos instead"

@@ -195,7 +195,7 @@ print(round(q[98], 2), round(q[74], 2), round(statistics.stdev(r['latencies']['p
 @test "analyze.js turns the recorded sweep into tables, verdicts and a note on the missing change streams" {
   load playbook_helper
   load_framework
-  PB_VERSION=7.0.42
+  export PB_VERSION=7.0.42
   run pb::mongosh_stage --nodb "${SCEN}/analyze.js" "dir=${SWEEP}" declare=1 "article=${SCEN}/article.json"
   assert_success
   run jq -rs '[.[] | select(.type == "verdict") | .verdict + ": " + .claim] | join("\n")' "$PB_RECORDS"

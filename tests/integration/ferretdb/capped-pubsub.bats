@@ -19,8 +19,8 @@ setup() {
 @test "the playbook finishes against the server (exit 0, status done)" {
   run cat "${BATS_FILE_TMPDIR}/rc"
   assert_output 0
-  run jq -r .status "${REPORT}/results.json"
-  assert_output done
+  run jq -r '.status' "${REPORT}/results.json"
+  assert_output "done"
 }
 
 @test "every subscriber of every sweep point received every message, none twice" {
