@@ -47,6 +47,7 @@ pb::option --capped-max CAPPED_MAX int:0-1000000000 100000 "capped collection do
 pb::option --write-concern WRITE_CONCERN "enum:1|majority" 1 "publishers' write concern (1: the article's era default)"
 pb::option --first-batch FIRST_BATCH int:1-100000 1 "batchSize of a subscriber's find (getMores return what is there)"
 pb::option --max-await-ms MAX_AWAIT_MS int:10-60000 1000 "how long a getMore waits for new messages"
+pb::option --idle-seconds IDLE_SECONDS int:0-600 2 "server CPU with every subscriber waiting and nothing published, per point (0: skip)"
 pb::option --drain-seconds DRAIN_SECONDS int:1-3600 10 "after publishing, wait this long for every delivery; later ones count as lost"
 pb::option --compare COMPARE "enum:changestream|none" changestream "also run the fan-out with a change stream per subscriber"
 pb::option --sharded SHARDED flag 0 "launch a sharded cluster (the capped collection on one shard) to check 'cannot be sharded'"
@@ -129,7 +130,7 @@ cp_sweep() {
       --mode "$mode" --subscribers "$n" --publishers "$PUBLISHERS" --rate "$RATE" \
       --seconds "$SECONDS_PER_POINT" --run-tag "${mode}-${n}" --pids "$CP_PIDS" \
       --first-batch "$FIRST_BATCH" --max-await-ms "$MAX_AWAIT_MS" --write-concern "$WRITE_CONCERN" \
-      --drain-seconds "$DRAIN_SECONDS" --out "${raw}/${mode}-${n}.json"
+      --drain-seconds "$DRAIN_SECONDS" --idle-seconds "$IDLE_SECONDS" --out "${raw}/${mode}-${n}.json"
   done
 }
 

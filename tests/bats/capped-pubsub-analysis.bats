@@ -73,6 +73,11 @@ print(round(q[98], 2), round(q[74], 2), round(statistics.stdev(r['latencies']['p
   assert_output --partial '"cpu":{"mode":"capped","subscribers":4,"server_cpu_s":1.73,"cpu_ms_per_msg":28.8333,"cpu_us_per_delivery":7208.33,"source":"proc (serverStatus pid)",'
 }
 
+@test "idle CPU: server CPU seconds while listening, as a percentage of the idle window" {
+  run js "const r = JSON.parse(fs.readFileSync(process.env.SWEEP + '/capped-4.json', 'utf8')); return [p.pointRows(r).cpu.idle_cpu_pct, p.pointRows({...r, idle: {seconds: 2.004, cpuSeconds: 0.31}}).cpu.idle_cpu_pct, p.pointRows({...r, idle: {seconds: 2, cpuSeconds: null}}).cpu.idle_cpu_pct];"
+  assert_output '[null,15.5,null]'
+}
+
 @test "tracker: messages in order are all new, nothing lost" {
   run js "
     const t = new p.Tracker(2);

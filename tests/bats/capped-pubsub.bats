@@ -34,9 +34,9 @@ plan() {
 }
 
 @test "a sweep point's load generator command line, flag by flag" {
-  run plan --subscribers 10 --publishers 3 --rate 250 --seconds 20 --write-concern majority --first-batch 2 --max-await-ms 500 --drain-seconds 7 --compare none
+  run plan --subscribers 10 --publishers 3 --rate 250 --seconds 20 --write-concern majority --first-batch 2 --max-await-ms 500 --drain-seconds 7 --idle-seconds 0 --compare none
   assert_success
-  assert_line "\$ node ROOT/playbooks/lib/scenarios/capped-pubsub/load.js --uri 'mongodb://localhost:27100/?replicaSet=replset' --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --publishers 3 --rate 250 --seconds 20 --run-tag capped-10 --pids '<mongod/mongos pids from mlaunch list>' --first-batch 2 --max-await-ms 500 --write-concern majority --drain-seconds 7 --out WORK/report/raw/7.0.12/capped-10.json"
+  assert_line "\$ node ROOT/playbooks/lib/scenarios/capped-pubsub/load.js --uri 'mongodb://localhost:27100/?replicaSet=replset' --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --publishers 3 --rate 250 --seconds 20 --run-tag capped-10 --pids '<mongod/mongos pids from mlaunch list>' --first-batch 2 --max-await-ms 500 --write-concern majority --drain-seconds 7 --idle-seconds 0 --out WORK/report/raw/7.0.12/capped-10.json"
   refute_output --partial 'changestream'
 }
 

@@ -37,6 +37,10 @@
   stage.verdict(pubsub.deliveryClaim(capped));
   stage.verdict(pubsub.rateClaim(points));
   stage.measure('cpu.source', capped[0].cpu.source);
+  const idle = capped.map((r) => [r.subscribers, pubsub.pointRows(r).cpu.idle_cpu_pct]).filter(([, v]) => v !== null);
+  if (idle.length) {
+    stage.note(`Listening alone (every subscriber waiting in getMore, nothing published): server CPU ${idle.map(([n, v]) => `${v}% at ${n}`).join(', ')} subscriber(s).`);
+  }
 
   const streams = points.filter((r) => r.mode === 'changestream');
   if (streams.length) {

@@ -7,6 +7,7 @@
 //                --subscribers N --publishers P --rate MSGS_PER_S --seconds S
 //                --run-tag TAG --out FILE [--pids 1,2] [--first-batch 1]
 //                [--max-await-ms 1000] [--write-concern 1|majority] [--drain-seconds 10]
+//                [--idle-seconds 2]
 //
 // capped: each subscriber tails the capped collection with raw find/getMore
 // commands (tailable, awaitData) in a session of its own, from the time it
@@ -35,11 +36,11 @@ function usage(msg) {
 
 function parseArgs(argv) {
   const o = {
-    firstBatch: 1, maxAwaitMs: 1000, writeConcern: '1', drainSeconds: 10, pids: [], reopenPauseMs: 50,
+    firstBatch: 1, maxAwaitMs: 1000, writeConcern: '1', drainSeconds: 10, idleSeconds: 2, pids: [], reopenPauseMs: 50,
   };
   const ints = {
     '--subscribers': 'subscribers', '--publishers': 'publishers', '--first-batch': 'firstBatch',
-    '--max-await-ms': 'maxAwaitMs', '--drain-seconds': 'drainSeconds',
+    '--max-await-ms': 'maxAwaitMs', '--drain-seconds': 'drainSeconds', '--idle-seconds': 'idleSeconds',
   };
   const nums = { '--rate': 'rate', '--seconds': 'seconds' };
   const strs = {
@@ -278,6 +279,16 @@ async function main() {
     await Promise.race([Promise.all(readyAll), failed.then((e) => { if (e) throw e; })]);
 
     const cpu = await cpuSource(client, o.pids);
+    // Server CPU while every subscriber waits in getMore and nothing is
+    // published: what listening itself costs.
+    let idle = null;
+    if (o.idleSeconds > 0) {
+      const i0 = await cpu.read();
+      const ti = performance.now();
+      await Promise.race([sleep(o.idleSeconds * 1000), failed.then((e) => { if (e) throw e; })]);
+      const i1 = await cpu.read();
+      idle = { seconds: (performance.now() - ti) / 1000, cpuSeconds: i0 === null || i1 === null ? null : i1 - i0 };
+    }
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const client0 = process.cpuUsage();
@@ -334,6 +345,7 @@ async function main() {
         reopens: trackers.reduce((a, t) => a + t.reopenCount(), 0),
         reopenReasons: reopens,
         cpu: { source: cpu.source, pids: cpu.pids, seconds: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 },
+        idle,
         client: {
           cpuSeconds: (clientCpu.user + clientCpu.system) / 1e6,
           loopLagP99Ms: loop.percentile(99) / 1e6,

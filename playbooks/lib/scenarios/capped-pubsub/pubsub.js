@@ -194,6 +194,7 @@ function pointRows(r) {
       source: r.cpu ? r.cpu.source : 'none',
       client_cpu_s: round(r.client.cpuSeconds, 3),
       loop_lag_p99_ms: round(r.client.loopLagP99Ms, 2),
+      idle_cpu_pct: r.idle && Number.isFinite(r.idle.cpuSeconds) ? round((100 * r.idle.cpuSeconds) / r.idle.seconds, 1) : null,
     },
   };
 }
