@@ -34,12 +34,13 @@ PB_EXAMPLES="  playbooks/capped-pubsub.sh
 CP_JS="${PB_LIB}/scenarios/capped-pubsub"
 
 # rate: messages per second (all publishers); seconds: publishing time per point.
-pb::scale small "about 4 minutes per version" rate=100 seconds=15 subscribers=1,10,40 disk_mb=1500
-pb::scale medium "about 12 minutes per version" rate=500 seconds=30 subscribers=1,10,40,100 disk_mb=3000
-pb::scale full "the article's load: 1000 messages/s for 25 s, up to its 40 readers" rate=1000 seconds=25 subscribers=1,10,40 disk_mb=3000
+# publishers: concurrent inserters; the article's 1000/s came from 4 processes x 50 connections.
+pb::scale small "about 4 minutes per version" rate=100 seconds=15 subscribers=1,10,40 publishers=4 disk_mb=1500
+pb::scale medium "about 12 minutes per version" rate=500 seconds=30 subscribers=1,10,40,100 publishers=10 disk_mb=3000
+pb::scale full "the article's load: 1000 messages/s for 25 s, up to its 40 readers" rate=1000 seconds=25 subscribers=1,10,40 publishers=50 disk_mb=3000
 
 pb::option --subscribers SUBSCRIBERS list "" "subscriber counts to sweep (default: the scale's, small 1,10,40)"
-pb::option --publishers PUBLISHERS int:1-1000 4 "concurrent publishers (each awaits its insert, as one user of the article's simulation)"
+pb::option --publishers PUBLISHERS int:0-1000 0 "concurrent publishers, each awaiting its insert (0: the scale's, small 4)"
 pb::option --rate RATE int:0-100000 0 "messages per second of all publishers together (0: the scale's, small 100)"
 pb::option --seconds SECONDS_PER_POINT int:0-3600 0 "publishing time per sweep point (0: the scale's, small 15)"
 pb::option --capped-size CAPPED_SIZE int:4096-1099511627776 100000 "capped collection size in bytes (the article: 100000)"
@@ -72,6 +73,7 @@ playbook_configure() {
   local n
   SUBSCRIBERS=${SUBSCRIBERS:-$(pb::scale_value subscribers)}
   ((RATE > 0)) || RATE=$(pb::scale_value rate)
+  ((PUBLISHERS > 0)) || PUBLISHERS=$(pb::scale_value publishers)
   ((SECONDS_PER_POINT > 0)) || SECONDS_PER_POINT=$(pb::scale_value seconds)
   IFS=, read -r -a CP_POINTS <<<"$SUBSCRIBERS"
   for n in "${CP_POINTS[@]}"; do

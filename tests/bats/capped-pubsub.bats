@@ -40,10 +40,12 @@ plan() {
   refute_output --partial 'changestream'
 }
 
-@test "the scale sets rate, seconds and the sweep: full is the article's 1000 messages/s for 25 s" {
+@test "the scale sets publishers, rate, seconds and the sweep: full is the article's 1000 messages/s for 25 s" {
   run plan --scale full --compare none
   assert_success
-  assert_line --partial -- '--mode capped --subscribers 40 --publishers 4 --rate 1000 --seconds 25 '
+  assert_line --partial -- '--mode capped --subscribers 40 --publishers 50 --rate 1000 --seconds 25 '
+  run plan --compare none
+  assert_line --partial -- '--mode capped --subscribers 40 --publishers 4 --rate 100 --seconds 15 '
 }
 
 @test "the topic is created with the article's size and max, or the ones given" {
@@ -109,7 +111,7 @@ plan() {
   assert_output --partial "--write-concern must be one of 1, majority, got '2'"
   run -2 "$PLAYBOOK" --dry-run --compare oplog
   assert_output --partial "--compare must be one of changestream, none"
-  run -2 "$PLAYBOOK" --dry-run --publishers 0
+  run -2 "$PLAYBOOK" --dry-run --publishers 1001
   assert_output --partial "--publishers"
   run -2 "$PLAYBOOK" --dry-run --capped-size 100
   assert_output --partial "--capped-size"
