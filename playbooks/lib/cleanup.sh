@@ -89,8 +89,8 @@ pb::_on_exit() {
     130|143) if [[ -n "$PB_SIGNAL" ]]; then code=$rc; else code=1; fi ;;
     *) code=1 ;;
   esac
-  if ((code == 0 && PB_MAIN_DONE == 0)); then
-    # exit 0 before the end of pb::main (--help) needs no cleanup.
+  if ((code == 0 && PB_MAIN_DONE == 0 && ${#PB_CLEANUP_CMDS[@]} == 0)); then
+    # exit 0 before anything was started needs no teardown and no summary.
     rm -rf "$PB_WORK"
     return 0
   fi

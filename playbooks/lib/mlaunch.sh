@@ -157,20 +157,65 @@ pb::release_dir() {
 # pb::cluster_processes DIR: one line per process, tab-separated:
 #   role port pid status logpath shard
 # from `mlaunch list --json --startup` (log paths read from the startup lines).
+# Before the launch (and in --dry-run) the layout mlaunch will create is
+# listed instead, with pid "-" and status "planned".
 pb::cluster_processes() {
   local dir="$1" json=''
-  [[ -f "${dir}/.mlaunch_startup" ]] || return 0
+  if [[ ! -f "${dir}/.mlaunch_startup" ]]; then
+    pb::_planned_processes "$dir"
+    return 0
+  fi
   pb::capture --read-only json mlaunch list --json --startup --dir "$dir" || return 1
+  pb::_processes_from_list_json <<<"$json"
+}
+
+# mlaunch list --json prints, in order: mongos entries, null, config servers,
+# null, then per shard its name (a string), its members, null (mlaunch.py
+# list()); members are indented ("    primary") inside a shard.
+pb::_processes_from_list_json() {
   jq -r '
     reduce .[] as $x ({shard: null, out: []};
       if ($x | type) == "string" then .shard = $x
       elif $x == null then .shard = null
       else .out += [$x + {shard: .shard}] end)
     | .out[]
-    | [(.process | ltrimstr(" ") | gsub("^ +"; "")), .port, (.pid | tostring), .status,
-       ((."startup command" // "") | capture("--logpath \"?(?<p>[^\" ]+)") | .p) // "",
+    | [(.process | gsub("^ +"; "")), .port, (.pid | tostring), .status,
+       (((."startup command" // "") | capture("--logpath \"?(?<p>[^\" ]+)") | .p) // ""),
        (.shard // "")]
-    | @tsv' <<<"$json"
+    | @tsv'
+}
+
+# The processes and log paths mlaunch 1.7.2 creates for the topology
+# (mlaunch.py _construct_single/_construct_replset/_construct_sharded).
+pb::_planned_processes() {
+  local dir="$1" port=$PB_PORT i s name
+  pb::_planned_set() {
+    local set="$1" base="$2"
+    for ((i = 0; i < PB_NODES; i++)); do
+      printf '%s\t%d\t-\tplanned\t%s/rs%d/mongod.log\t%s\n' "$([[ $i == 0 ]] && printf primary || printf secondary)" \
+        $((port++)) "$base" $((i + 1)) "$set"
+    done
+    if ((PB_ARBITER)); then
+      printf 'arbiter\t%d\t-\tplanned\t%s/arb/mongod.log\t%s\n' $((port++)) "$base" "$set"
+    fi
+  }
+  case "$PB_TOPOLOGY" in
+    single) printf 'single\t%d\t-\tplanned\t%s/mongod.log\t\n' "$port" "$dir" ;;
+    replset) pb::_planned_set "" "${dir}/${PB_REPLSET_NAME}" ;;
+    sharded)
+      for ((s = 0; s < PB_MONGOS; s++)); do
+        if ((PB_MONGOS > 1)); then name="${dir}/mongos/mongos_$((port)).log"; else name="${dir}/mongos.log"; fi
+        printf 'mongos\t%d\t-\tplanned\t%s\t\n' $((port++)) "$name"
+      done
+      for ((s = 1; s <= PB_SHARDS; s++)); do
+        name=$(printf 'shard%02d' "$s")
+        pb::_planned_set "$name" "${dir}/${name}"
+      done
+      for ((i = 0; i < PB_CONFIG_SERVERS; i++)); do
+        printf 'config server\t%d\t-\tplanned\t%s/configRepl/rs%d/mongod.log\t\n' $((port++)) "$dir" $((i + 1))
+      done
+      ;;
+  esac
 }
 
 # pb::node_pid PORT / pb::node_log PORT: from the current cluster's process list.
@@ -184,6 +229,37 @@ pb::node_log() {
 # single, primary, secondary, arbiter, mongod, config server, mongos).
 pb::node_logs() {
   pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v r="${1:-}" 'r == "" || $1 == r {print $5}'
+}
+
+# pb::cpu_seconds PID: user+system CPU seconds a process has used so far
+# (/proc on Linux, ps elsewhere, which counts whole seconds).
+pb::cpu_seconds() {
+  local pid="$1" ticks
+  if [[ -r "/proc/${pid}/stat" ]]; then
+    ticks=$(getconf CLK_TCK 2>/dev/null || printf 100)
+    # Fields 14 and 15 (utime, stime) follow the ")" that closes the name.
+    sed -E 's/^.*\) //' "/proc/${pid}/stat" | awk -v hz="$ticks" '{ printf "%.2f\n", ($12 + $13) / hz }'
+  else
+    ps -o time= -p "$pid" | awk -F'[-:]' '{ s = 0; for (i = 1; i <= NF; i++) s = s * (i == NF - 3 ? 24 : 60) + $i; printf "%.2f\n", s }'
+  fi
+}
+
+# pb::node_uri PORT: a direct connection to one member (setParameter, serverStatus).
+pb::node_uri() {
+  printf 'mongodb://localhost:%d/?directConnection=true' "$1"
+}
+
+# pb::set_parameter_all NAME VALUE [ROLE...]: setParameter on every process of
+# the cluster (or those of the given roles: primary, secondary, single, mongos,
+# "config server"), each restored at cleanup. Arbiters are skipped.
+pb::set_parameter_all() {
+  local name="$1" value="$2" role port rest
+  shift 2
+  while IFS=$'\t' read -r role port rest; do
+    [[ "$role" != arbiter ]] || continue
+    if (($#)) && [[ " $* " != *" ${role} "* ]]; then continue; fi
+    pb::set_parameter "$name" "$value" "$(pb::node_uri "$port")"
+  done < <(pb::cluster_processes "$PB_CLUSTER_DIR")
 }
 
 # pb::mlaunch SUBCOMMAND [ARG...]: mlaunch start/stop/restart/kill/list on the
@@ -261,12 +337,12 @@ pb::cluster_teardown() {
       pb::run --progress "stopping the cluster" mlaunch stop --dir "$dir" || true
     fi
     for pid in "${pids[@]}"; do
-      while kill -0 "$pid" 2>/dev/null && ((waited < 120)); do
+      while kill -0 "$pid" 2>/dev/null && ((waited < 120 && !PB_FORCE)); do
         sleep 0.5
         waited=$((waited + 1))
       done
       if kill -0 "$pid" 2>/dev/null; then
-        pb::warn "pid ${pid} did not stop after SIGTERM: killing it"
+        pb::warn "pid ${pid} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing it"
         kill -KILL "$pid" 2>/dev/null || true
       fi
     done

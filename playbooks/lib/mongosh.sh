@@ -21,14 +21,14 @@ pb::stage_config() {
   jq -nc "${PB_JQ_TYPED}"'
     def pairs(a): a | map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {(.k): (.v | typed)}) | add // {};
     {root: $root, records: $records, playbook: $playbook, dbName: $db, runId: $run,
-     version: $version, scale: $scale, uriMode: ($uri == "1"), target: $target,
+     version: $version, stage: $stage, scale: $scale, uriMode: ($uri == "1"), target: $target,
      scaleParams: pairs($scaleKV | fromjson),
      params: ([range(0; $keys | fromjson | length)] as $i
               | ($keys | fromjson) as $k | ($vals | fromjson) as $v
               | reduce $i[] as $n ({}; . + {($k[$n]): ($v[$n] | typed)}))}' \
     --arg root "$PB_ROOT" --arg records "$PB_RECORDS" --arg playbook "$PB_NAME" \
     --arg db "$PB_DB_NAME" --arg run "$PB_RUN_ID" --arg version "${PB_VERSION:-}" \
-    --arg target "${PB_STAGE_TARGET:-}" \
+    --arg target "${PB_STAGE_TARGET:-}" --arg stage "${PB_CURRENT_STAGE:-}" \
     --arg scale "$PB_SCALE_NAME" --arg uri "$([[ -n "$PB_URI" ]] && printf 1)" \
     --arg scaleKV "$(jq -nc '$ARGS.positional' --args "${scale_pairs[@]}")" \
     --arg keys "$(jq -nc '$ARGS.positional' --args "${keys[@]}")" \

@@ -66,7 +66,7 @@ pb::narration() {
 # a terminal; elsewhere it says so and goes on).
 pb::pause() {
   ((PB_STEP)) || return 0
-  printf '\n%s\n' "$1" | fold -s -w 78 | sed 's/^/  | /' >&"$PB_FD"
+  printf '%s\n' "$1" | fold -s -w 76 | sed 's/^/  | /' >&"$PB_FD"
   if [[ -t 0 ]] && pb::on_terminal; then
     read -r -p "  Press Enter to continue (Ctrl-C stops and cleans up) " _ || true
   else

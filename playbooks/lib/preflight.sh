@@ -83,13 +83,19 @@ pb::_check_tools() {
       fi
       continue
     fi
-    v=$(pb::_tool_version "$t" 2>/dev/null || true)
+    pb::_tool_version "$t" >/dev/null
+    v=${PB_TOOL_VERSIONS[$t]:-}
     case "$t" in
       mongosh)
         major=${v%%.*}
         if [[ "$major" =~ ^[0-9]+$ ]] && ((major < 2)); then
           pb::preflight_fail "mongosh ${v} is too old" "mongosh 2.x is needed: run ./setup/install.sh (it installs mongosh 2 into node_modules)"
           continue
+        fi
+        ;;
+      mlaunch)
+        if [[ -n "$v" && "$v" != 1.7.* ]]; then
+          pb::info "  note mlaunch ${v}: the framework was written against mtools 1.7.2 (setup/requirements.txt)"
         fi
         ;;
     esac

@@ -73,6 +73,11 @@ pb::verdict() {
     shift 2
   done
   [[ -n "$claim" ]] || pb::die "pb::verdict: --claim is required"
+  if ((PB_DRY_RUN)); then
+    # Nothing was measured: say what will be checked.
+    pb::info "verdict to check: ${claim}${version:+ [${version}]} (expected ${expected:-?})"
+    return 0
+  fi
   if [[ -n "$test" ]]; then
     [[ -z "$result" ]] || pb::die "pb::verdict: give --test or --result, not both"
     [[ "$test" =~ ^[-+*/%().0-9eE\ \<\>=!\&\|]+$ ]] \
@@ -202,7 +207,18 @@ pb::_memory_bytes() {
   fi
 }
 
+# Versions are asked once per run (mongosh and mlaunch take a second each).
+declare -gA PB_TOOL_VERSIONS=()
 pb::_tool_version() {
+  if [[ -v "PB_TOOL_VERSIONS[$1]" ]]; then
+    printf '%s\n' "${PB_TOOL_VERSIONS[$1]}"
+    return 0
+  fi
+  PB_TOOL_VERSIONS[$1]=$(pb::_ask_tool_version "$1" 2>/dev/null || true)
+  printf '%s\n' "${PB_TOOL_VERSIONS[$1]}"
+}
+
+pb::_ask_tool_version() {
   case "$1" in
     mongosh|m) "$1" --version 2>/dev/null | head -n 1 ;;
     node) node --version 2>/dev/null ;;
@@ -216,11 +232,13 @@ pb::_tool_version() {
 # Records the host, tools, topology and scale once (results.json "environment").
 pb::_record_environment() {
   local tools=() t v scale_json
-  for t in bash mongosh mlaunch m jq gnuplot "${PB_EXTRA_TOOLS[@]}"; do
+  # The tools this run used (pb::_required_tools), bash and gnuplot.
+  for t in bash $(pb::_required_tools) gnuplot; do
     if [[ "$t" == bash ]]; then
       v=$BASH_VERSION
     elif command -v "$t" >/dev/null 2>&1; then
-      v=$(pb::_tool_version "$t" || true)
+      pb::_tool_version "$t" >/dev/null
+      v=${PB_TOOL_VERSIONS[$t]:-}
     else
       v=''
     fi

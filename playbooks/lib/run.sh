@@ -167,6 +167,45 @@ pb::capture() {
   return "$_pbc_rc"
 }
 
+# PB_CPU="USER SYS": children's CPU seconds so far. `times` must run in this
+# shell (a subshell starts its own count), hence the file.
+pb::_children_cpu() {
+  local f="${PB_WORK}/times"
+  times >"$f"
+  PB_CPU=$(awk 'NR == 2 {
+    for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t[i] = p[1] * 60 + p[2] }
+    printf "%.3f %.3f", t[1], t[2] }' "$f")
+}
+
+# pb::run_timed VAR [pb::run options] COMMAND [ARG...]: runs the command like
+# pb::run and sets VAR to "WALL USER SYS" in seconds: wall clock, and the CPU
+# time of the command and the processes it waited for (not of servers it
+# talked to). With --dry-run VAR is empty.
+pb::run_timed() {
+  local _pbt_var="$1" _pbt_t0 _pbt_cpu0 _pbt_cpu1 _pbt_rc=0
+  shift
+  printf -v "$_pbt_var" '%s' ''
+  pb::_children_cpu
+  _pbt_cpu0=$PB_CPU
+  _pbt_t0=$(pb::_now)
+  pb::run "$@" || _pbt_rc=$?
+  ((PB_DRY_RUN)) && return "$_pbt_rc"
+  pb::_children_cpu
+  _pbt_cpu1=$PB_CPU
+  printf -v "$_pbt_var" '%s' "$(awk -v t0="$_pbt_t0" -v t1="$(pb::_now)" -v c0="$_pbt_cpu0" -v c1="$_pbt_cpu1" \
+    'BEGIN { split(c0, a, " "); split(c1, b, " "); printf "%.3f %.3f %.3f", t1 - t0, b[1] - a[1], b[2] - a[2] }')"
+  return "$_pbt_rc"
+}
+
+# Seconds since the epoch with milliseconds (EPOCHREALTIME needs bash 5).
+pb::_now() {
+  if [[ -n "${EPOCHREALTIME:-}" ]]; then
+    printf '%s' "${EPOCHREALTIME/,/.}"
+  else
+    date +%s.%N | sed 's/\.N$/.0/'
+  fi
+}
+
 # pb::run_foreground COMMAND [ARG...]: for the rare command that must talk to
 # the user (setup asking before a system-wide install). Shown like pb::run.
 pb::run_foreground() {

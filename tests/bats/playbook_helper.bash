@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the PB_* globals set here are read by the framework
 # Shared by the playbook framework's bats files: the demo playbook, the fake
 # server binaries (they answer --version only), and a way to source the
 # framework into the test shell for unit tests of its functions.
@@ -25,6 +26,7 @@ load_framework() {
   source "${DBA_LAB_ROOT}/playbooks/lib/playbook.sh"
   PB_NAME="unit-lab"
   PB_TITLE="unit"
+  PB_FD=1
   pb::log_init
   PB_WORK="${BATS_TEST_TMPDIR}/work"
   mkdir -p "$PB_WORK"
@@ -34,6 +36,14 @@ load_framework() {
   PB_DRY_RUN=0 PB_KEEP=0 PB_STEP=0 PB_YES=0
   PB_RUN_ID="unit-$$"
   PB_VERSION=''
+  PB_ROOT=$DBA_LAB_ROOT
+  PB_DB_NAME=dbalab_unit
+  PB_SCALE_NAME=small
+  PB_URI=''
+  PB_REPORT_DIR="${BATS_TEST_TMPDIR}/report"
+  PB_STARTED=2026-01-01T00:00:00Z
+  PB_ARGV=()
+  PB_T0=$SECONDS
 }
 
 # The scripted fake m (tests/fixtures/fake-m) first on PATH, m's prefix in the

@@ -88,7 +88,7 @@
     },
     measure(key, value, unit = '') {
       if (typeof key !== 'string' || !key) fail('measure', 'key must be a non-empty string');
-      write({ type: 'measure', version: cfg.version, stage: '', key, value: plain(value), unit });
+      write({ type: 'measure', version: cfg.version, stage: cfg.stage || '', key, value: plain(value), unit });
     },
     table(name, title, columns) {
       if (!/^[a-z0-9][a-z0-9_-]*$/.test(name)) fail('table', `name '${name}' must be lower-case letters, digits, - or _`);
@@ -106,7 +106,7 @@
       }
     },
     note(text) {
-      write({ type: 'note', version: cfg.version, stage: '', text: String(text) });
+      write({ type: 'note', version: cfg.version, stage: cfg.stage || '', text: String(text) });
     },
     verdict({ claim, expected = '', observed = '', holds, reason = '' }) {
       if (!claim) fail('verdict', 'claim is required');

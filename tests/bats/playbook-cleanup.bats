@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# Cleanup (playbooks/lib/cleanup.sh): after a failing stage, Ctrl-C (SIGINT) or
+# TERM the registered steps run, the running command is stopped, temporary
+# files go, a partial report says what happened; a second Ctrl-C forces.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load test_helper
+  load playbook_helper
+  REPORT="${BATS_TEST_TMPDIR}/report"
+  MARKER="${BATS_TEST_TMPDIR}/cleaned"
+  # The run's temporary folder lands here, so the test can see it go.
+  export TMPDIR="${BATS_TEST_TMPDIR}/tmp"
+  mkdir -p "$TMPDIR"
+  # A sleep length no other process on the machine uses.
+  NAP=$((3000 + RANDOM % 5000))
+}
+
+teardown() {
+  if [[ -n "${PLAYBOOK_PID:-}" ]] && kill -0 "$PLAYBOOK_PID" 2>/dev/null; then
+    kill -KILL "$PLAYBOOK_PID" 2>/dev/null || true
+  fi
+}
+
+demo() {
+  "$DEMO" --topology none --report-dir "$REPORT" --cleanup-marker "$MARKER" "$@"
+}
+
+# Starts the demo in the background with job control, so SIGINT is not
+# ignored the way it is for a background job of a non-interactive shell.
+start_demo() {
+  set -m
+  "$DEMO" --topology none --report-dir "$REPORT" --cleanup-marker "$MARKER" "$@" >"${BATS_TEST_TMPDIR}/out" 2>&1 &
+  PLAYBOOK_PID=$!
+  set +m
+}
+
+wait_for_output() {
+  local pattern="$1" _
+  for _ in $(seq 100); do
+    grep -q -- "$pattern" "${BATS_TEST_TMPDIR}/out" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  cat "${BATS_TEST_TMPDIR}/out" >&2
+  return 1
+}
+
+nap_processes() {
+  pgrep -c -x -f "sleep ${NAP}" || true
+}
+
+# The background demo's exit status (run would wait in a subshell, which cannot).
+wait_demo() {
+  DEMO_STATUS=0
+  wait "$PLAYBOOK_PID" || DEMO_STATUS=$?
+}
+
+@test "a failing stage: exit 1, cleanup runs, the report says failed and why" {
+  run demo --fail-at run
+  assert_failure 1
+  assert_line --partial 'cleanup: mark the cleanup'
+  assert_line --partial 'FAILED: command failed: false (exit 1) in stage run'
+  run cat "$MARKER"
+  assert_output cleaned
+  run jq -r '.status, .failure' "${REPORT}/results.json"
+  assert_output $'failed\ncommand failed: false (exit 1) in stage run'
+  run grep -F '**Failure:** command failed: false (exit 1) in stage run' "${REPORT}/report.md"
+  assert_success
+}
+
+@test "a failure in any stage runs the cleanup once" {
+  local stage
+  for stage in prepare analyze report; do
+    rm -rf "$REPORT" "$MARKER"
+    run demo --fail-at "$stage"
+    assert_failure 1
+    run cat "$MARKER"
+    assert_output cleaned
+  done
+}
+
+@test "the temporary folder of the run is removed after success and after failure" {
+  run demo
+  assert_success
+  run demo --fail-at run --report-dir "${REPORT}2"
+  assert_failure 1
+  run ls -A "$TMPDIR"
+  assert_output ''
+}
+
+@test "Ctrl-C (SIGINT) stops the running command, cleans up, exit 130" {
+  start_demo --sleep "$NAP"
+  wait_for_output "\$ sleep ${NAP}"
+  assert_equal "$(nap_processes)" 1
+  kill -INT "$PLAYBOOK_PID"
+  wait_demo
+  assert_equal "$DEMO_STATUS" 130
+  run cat "${BATS_TEST_TMPDIR}/out"
+  assert_line --partial 'interrupted by SIGINT during run: cleaning up (press Ctrl-C again to force)'
+  assert_line --partial 'interrupted after'
+  assert_equal "$(nap_processes)" 0
+  run cat "$MARKER"
+  assert_output cleaned
+  run jq -r .status "${REPORT}/results.json"
+  assert_output interrupted
+  run ls -A "$TMPDIR"
+  assert_output ''
+}
+
+@test "TERM does the same cleanup, exit 143" {
+  start_demo --sleep "$NAP"
+  wait_for_output "\$ sleep ${NAP}"
+  kill -TERM "$PLAYBOOK_PID"
+  wait_demo
+  assert_equal "$DEMO_STATUS" 143
+  assert_equal "$(nap_processes)" 0
+  run cat "$MARKER"
+  assert_output cleaned
+}
+
+@test "a second Ctrl-C during the cleanup forces it: the slow step is killed, the others still run" {
+  start_demo --sleep "$NAP" --slow-cleanup "$NAP"
+  wait_for_output "\$ sleep ${NAP}"
+  kill -INT "$PLAYBOOK_PID"
+  wait_for_output 'cleanup: a slow cleanup step'
+  wait_for_output "^\$ sleep ${NAP}\$"
+  sleep 0.5
+  assert_equal "$(nap_processes)" 1
+  kill -INT "$PLAYBOOK_PID"
+  wait_demo
+  assert_equal "$DEMO_STATUS" 130
+  run cat "${BATS_TEST_TMPDIR}/out"
+  assert_line --partial 'second SIGINT: forcing the cleanup'
+  assert_equal "$(nap_processes)" 0
+  run cat "$MARKER"
+  assert_output cleaned
+}
+
+@test "when mlaunch cannot start the cluster, the data folder this run created is deleted" {
+  # The fake mongod answers only --version, so mlaunch fails at its --help.
+  local data="${BATS_TEST_TMPDIR}/data"
+  run "$DEMO" --topology single --binarypath "$FAKE_BIN" --dir "$data" --report-dir "$REPORT" --port "$(free_port_base)"
+  assert_failure 1
+  assert_line --regexp '^\$ mlaunch init --single '
+  assert_line --partial "cleanup: stop the 7.0.12 cluster and delete ${data}/7.0.12"
+  [[ ! -e "$data" ]]
+  run jq -r .status "${REPORT}/results.json"
+  assert_output failed
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# Reports (playbooks/lib/report.sh, js/stage.js): report.md, results.json
+# (valid JSON, environment included), a CSV per table, charts or the reason
+# there are none, log excerpts, and the verdict helper.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load test_helper
+  load playbook_helper
+  REPORT="${BATS_TEST_TMPDIR}/report"
+}
+
+records() {
+  jq -c "$1" "$PB_RECORDS"
+}
+
+@test "the demo's report folder holds report.md, results.json, run.log and a CSV per table" {
+  run "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
+  [[ -s "${REPORT}/report.md" && -s "${REPORT}/run.log" ]]
+  run jq -e . "${REPORT}/results.json"
+  assert_success
+  run cat "${REPORT}/sizes.csv"
+  assert_output $'"step","docs"\n"written",10\n"counted",10'
+}
+
+@test "results.json has the environment: host, CPU, memory, tools, topology, scale" {
+  run "$DEMO" --topology none --scale medium --report-dir "$REPORT"
+  assert_success
+  run jq -r '.environment | [.host.os != "", .host.kernel != "", (.host.cpus > 0), (.host.memoryBytes > 1000000),
+    (.tools.jq | startswith("jq-")), .topology.type, .scale.name, .scale.params.docs] | map(tostring) | join(" ")' "${REPORT}/results.json"
+  assert_output 'true true true true true none medium 1000'
+  run jq -r '[.status, .playbook, (.stages | map(.name) | join(",")), (.measurements[0] | "\(.key)=\(.value) \(.unit)")] | join(" ")' "${REPORT}/results.json"
+  assert_output 'done demo-lab preflight,launch,prepare,run,analyze,report counted=1000 docs'
+}
+
+@test "report.md has the verdict table, the environment, the tables and how the run was started" {
+  run "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
+  run cat "${REPORT}/report.md"
+  assert_line '# Demo lab: the framework'"'"'s test playbook'
+  assert_line '| claim | version | expected | observed | verdict |'
+  assert_line '| the demo measured something |  | >= 1 document | 10 | **REPRODUCED** |'
+  assert_line --regexp '^- CPU: .+, [0-9]+ cores; memory [0-9.]+ GiB$'
+  assert_line '| written | 10 |'
+  assert_line --regexp "^Command: \`.*demo-lab.sh --topology none --report-dir .*\`\$"
+}
+
+@test "a chart is drawn by gnuplot when present, otherwise the report says why and keeps the script" {
+  run "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
+  run cat "${REPORT}/charts/sizes.gp"
+  assert_line --partial "plot \"${REPORT}/charts/sizes-0.dat\" using 1:2 with points title \"docs\""
+  run cat "${REPORT}/charts/sizes-0.dat"
+  assert_output $'10 10\n10 10'
+  if command -v gnuplot >/dev/null; then
+    [[ -s "${REPORT}/charts/sizes.png" ]]
+    run grep -F '![sizes](charts/sizes.png)' "${REPORT}/report.md"
+  else
+    run grep -F 'Chart sizes: not drawn: gnuplot not found (Debian/Ubuntu: apt-get install gnuplot-nox; macOS: brew install gnuplot); data and script in charts/.' "${REPORT}/report.md"
+  fi
+  assert_success
+}
+
+@test "a grouped chart has one series per group" {
+  load_framework
+  pb::table t "T" run x y
+  pb::row t A 1 10
+  pb::row t A 2 20
+  pb::row t B 1 5
+  pb::chart c --table t --x x --y y --group run
+  mkdir -p "$REPORT"
+  pb::_results_json "done" >"${REPORT}/results.json"
+  pb::_write_charts "$REPORT" "${REPORT}/results.json"
+  run cat "${REPORT}/charts/c-0.dat" "${REPORT}/charts/c-1.dat"
+  assert_output $'1 10\n2 20\n1 5'
+  run grep '^plot' "${REPORT}/charts/c.gp"
+  assert_output --partial 'title "A", "'
+  assert_output --partial 'title "B"'
+}
+
+@test "mongosh stage records keep 64-bit ids exact and turn BSON values into JSON" {
+  load_framework
+  pb::mongosh_stage --nodb "${DBA_LAB_ROOT}/tests/fixtures/playbooks/stage-records.js" runs=3 label=x
+  run records 'select(.type == "measure") | [.key, .value]'
+  assert_output $'["cursorId","8620417026431980160"]\n["small",42]\n["ratio",2.5]\n["when","2022-02-15T12:13:25.000Z"]'
+  run records 'select(.type == "row") | .row // .values'
+  assert_output $'{"run":"A","event":1,"seconds":12.5}\n["B",1,2]'
+  run records 'select(.type == "note") | .text'
+  assert_output '"params: {\"runs\":3,\"label\":\"x\"}"'
+  run records 'select(.type == "verdict") | [.verdict, .reason]'
+  assert_output $'["REPRODUCED",""]\n["NOT APPLICABLE","standalone target"]'
+}
+
+@test "rows from JavaScript objects land in the declared column order" {
+  load_framework
+  pb::mongosh_stage --nodb "${DBA_LAB_ROOT}/tests/fixtures/playbooks/stage-records.js"
+  pb::_results_json "done" >"${BATS_TEST_TMPDIR}/results.json"
+  run jq -c '.tables.timeline | [.columns, (.rows | map(.values))]' "${BATS_TEST_TMPDIR}/results.json"
+  assert_output '[["run","event","seconds"],[["A",1,12.5],["B",1,2]]]'
+}
+
+@test "pb::measure keeps numbers jq can hold exactly and strings the rest" {
+  load_framework
+  pb::measure a 12
+  pb::measure b 1.5
+  pb::measure c 8620417026431980160
+  pb::measure d "12 ms"
+  pb::measure e -3e2
+  run records 'select(.type == "measure") | .value'
+  assert_output $'12\n1.5\n"8620417026431980160"\n"12 ms"\n-300'
+}
+
+@test "verdict --test: true is REPRODUCED, false is NOT REPRODUCED" {
+  load_framework
+  pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "6.2x" --test "6.2 >= 5"
+  pb::verdict --claim "C arrives together" --expected "< 0.5 s apart" --observed "3.1 s" --test "3.1 < 0.5"
+  run records 'select(.type == "verdict") | [.claim, .verdict, .expected, .observed]'
+  assert_output $'["B is 5x sooner","REPRODUCED",">= 5x","6.2x"]\n["C arrives together","NOT REPRODUCED","< 0.5 s apart","3.1 s"]'
+}
+
+@test "verdict --result NOT_APPLICABLE needs a reason" {
+  load_framework
+  run pb::verdict --claim "restart loses data" --result NOT_APPLICABLE
+  assert_failure
+  assert_output --partial "pb::verdict 'restart loses data': NOT APPLICABLE needs --reason"
+  pb::verdict --claim "restart loses data" --result NOT_APPLICABLE --reason "--uri target: not restarted"
+  run records 'select(.type == "verdict") | [.verdict, .reason]'
+  assert_output '["NOT APPLICABLE","--uri target: not restarted"]'
+}
+
+@test "verdict --test refuses anything but numbers and comparisons (a missing measurement)" {
+  load_framework
+  run pb::verdict --claim x --test " >= 5"
+  assert_failure
+  run pb::verdict --claim x --test "ratio >= 5"
+  assert_failure
+  assert_output --partial "--test must compare numbers, got 'ratio >= 5' (a measurement missing?)"
+}
+
+@test "verdict refuses an unknown result and --test with --result" {
+  load_framework
+  run pb::verdict --claim x --result MAYBE
+  assert_failure
+  assert_output --partial "--result must be REPRODUCED, NOT_REPRODUCED or NOT_APPLICABLE, got 'MAYBE'"
+  run pb::verdict --claim x --result REPRODUCED --test "1 > 0"
+  assert_failure
+  assert_output --partial 'give --test or --result, not both'
+}
+
+@test "verdicts with a | in their text keep the markdown table intact" {
+  run "$DEMO" --topology none --report-dir "$REPORT"
+  load_framework
+  pb::verdict --claim "a | b" --expected "x" --observed "y" --result REPRODUCED
+  run jq -s '{verdicts: map(select(.type == "verdict"))}' "$PB_RECORDS"
+  run jq -r 'def cell: tostring | gsub("\\|"; "\\|"); .verdicts[0].claim | cell' <<<"$output"
+  assert_output 'a \| b'
+}
+
+@test "log excerpts: matching lines of a plain or gzip log, at most --max" {
+  load_framework
+  printf 'a 1\nSH_REFR x\nb\nSH_REFR y\nSH_REFR z\n' >"${BATS_TEST_TMPDIR}/mongod.log"
+  gzip -k "${BATS_TEST_TMPDIR}/mongod.log"
+  pb::excerpt refresh "${BATS_TEST_TMPDIR}/mongod.log.gz" --grep SH_REFR --max 2 --note "refreshes"
+  run cat "${PB_WORK}/logs/refresh"
+  assert_output $'SH_REFR x\nSH_REFR y'
+  run records 'select(.type == "excerpt") | [.name, .lines, .file, .note]'
+  assert_output '["refresh",2,"logs/refresh","refreshes"]'
+}
+
+@test "in a dry run a verdict is listed as to be checked, never decided from missing numbers" {
+  load_framework
+  # shellcheck disable=SC2034 # read by pb::verdict
+  PB_DRY_RUN=1
+  run pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "" --test " >= 5"
+  assert_success
+  assert_output --partial 'verdict to check: B is 5x sooner (expected >= 5x)'
+  run records 'select(.type == "verdict")'
+  assert_output ''
+}
+
+@test "pb::run_timed gives wall, user and system seconds of the command" {
+  load_framework
+  local t=''
+  # shellcheck disable=SC2016 # the loop is for sh, not this shell
+  pb::run_timed t sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done'
+  run awk -v t="$t" 'BEGIN { split(t, a, " "); exit !(a[1] > 0 && a[2] > 0 && a[2] + a[3] <= a[1] + 0.5) }'
+  assert_success
+  run grep -F "\$ sh -c" "$PB_LOG"
+  assert_success
+}
+
+@test "pb::cpu_seconds reads a process's CPU time" {
+  load_framework
+  sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; sleep 30' &
+  local pid=$! _
+  for _ in $(seq 100); do [[ "$(ps -o args= -p "$pid")" == sleep* ]] && break; sleep 0.1; done
+  run pb::cpu_seconds "$pid"
+  kill "$pid"
+  assert_success
+  assert_output --regexp '^[0-9]+\.[0-9]{2}$'
+}

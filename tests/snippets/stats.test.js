@@ -1,0 +1,145 @@
+// collStatsSummary's shaping on recorded $collStats outputs (sources in
+// tests/fixtures/collstats/README.md), and its option errors.
+
+function statsShape() {
+  return require(require('path').join(test.root, 'snippets', 'lib', 'stats-shape.js'));
+}
+
+function statsFixture(name) {
+  return EJSON.parse(require('fs').readFileSync(test.fixture('collstats', name), 'utf8'), { relaxed: false });
+}
+
+function statsFormat(n) {
+  const path = require('path');
+  const shell = require(path.join(test.root, 'snippets', 'lib', 'shell.js'))({ bson: {}, print, bsonsize, getDb: () => undefined });
+  return shell.formatBytes(n);
+}
+
+function statsPlain(x) { return JSON.parse(JSON.stringify(x)); }
+
+test('4.4 docs example (matrices): one row with the storageStats figures', () => {
+  const [row, ...rest] = statsShape().rowsFromCollStats(statsFixture('4.4-docs-matrices.json'));
+  assert.strictEqual(rest.length, 0);
+  assert.deepStrictEqual(statsPlain(row), {
+    ns: 'test.matrices', type: 'collection', count: 1104369, size: 608500363, avgObjSize: 550,
+    storageSize: 352878592, freeStorageSize: 2490380, nindexes: 2, totalIndexSize: 260337664,
+    totalSize: 613216256, capped: false, indexSizes: { _id_: 9891840, _id_1_abc_1: 250445824 },
+  });
+});
+
+test('seed 000\'s recorded 5.2 output: Long sizes become numbers, 15.8 GB in the table', () => {
+  const s = statsShape();
+  const rows = s.rowsFromCollStats(statsFixture('5.2-seed000-foo.json'));
+  assert.strictEqual(rows[0].size, 16993324327);
+  assert.strictEqual(rows[0].totalSize, 17022283776);
+  assert.strictEqual(rows[0].count, 2711);
+  const table = s.renderTable(s.arrange(rows), { scale: 1, formatBytes: statsFormat }).split('\n');
+  assert.deepStrictEqual(table[0].split(/\s+/), ['ns', 'count', 'size', 'avgObj', 'storage', 'free', 'idx', 'idxSize', 'notes']);
+  assert.deepStrictEqual(table[2].split(/\s{2,}/), ['test.foo', '2,711', '15.8 GB', '5.98 MB', '15.9 GB', '16.9 MB', '1', '112 KB']);
+});
+
+test('7.0 sharded output: a row per shard and a total row summing them', () => {
+  const s = statsShape();
+  const rows = s.rowsFromCollStats(statsFixture('7.0-sharded-users.json'));
+  assert.deepStrictEqual(statsPlain(rows.map((r) => r.shard)), ['shard01', 'shard02', 'total']);
+  const total = rows[2];
+  assert.strictEqual(total.count, 1500000);
+  assert.strictEqual(total.size, 629145600 + 314572800);
+  assert.strictEqual(total.storageSize, 268435456 + 134217728);
+  assert.strictEqual(total.totalIndexSize, 41943040 + 20971520);
+  assert.strictEqual(total.avgObjSize, Math.round((629145600 + 314572800) / 1500000));
+  assert.strictEqual(total.orphans, 120);
+  assert.strictEqual(total.nindexes, 2);
+  const table = s.renderTable(s.arrange(rows), { scale: 1, formatBytes: statsFormat });
+  assert.match(table.split('\n')[0], /^ns\s+shard\s+count/);
+  assert.match(table, /test\.users\s+total\s+1,500,000\s+900 MB/);
+  assert.match(table, /120 orphans/);
+});
+
+test('7.0 time-series: named with its buckets collection', () => {
+  const s = statsShape();
+  const [row] = s.rowsFromCollStats(statsFixture('7.0-timeseries-weather.json'));
+  assert.strictEqual(row.type, 'timeseries');
+  assert.strictEqual(row.bucketsNs, 'test.system.buckets.weather');
+  assert.strictEqual(row.buckets, 512);
+  assert.strictEqual(row.count, undefined);
+  const table = s.renderTable([row], { scale: 1, formatBytes: statsFormat });
+  assert.match(table, /time-series, buckets test\.system\.buckets\.weather \(512 buckets\)/);
+});
+
+test('capped collections show their limits (seed 002\'s ticker)', () => {
+  const s = statsShape();
+  const [row] = s.rowsFromCollStats(statsFixture('4.4-capped-ticker.json'));
+  assert.strictEqual(row.capped, true);
+  assert.strictEqual(row.max, 100000);
+  assert.strictEqual(row.maxSize, 100096);
+  assert.match(s.renderTable([row], { scale: 1, formatBytes: statsFormat }), /capped \(max size 97\.8 KB, max 100000 docs\)/);
+  const [kb] = s.arrange([row], { scale: 1024 });
+  assert.match(s.renderTable([kb], { scale: 1024, formatBytes: statsFormat }), /capped \(max size 97 KB, max 100000 docs\)/);
+});
+
+test('arrange: largest storageSize first, a sharded ns by its total, shard rows kept together', () => {
+  const s = statsShape();
+  const rows = [
+    ...s.rowsFromCollStats(statsFixture('4.4-docs-matrices.json')),
+    ...s.rowsFromCollStats(statsFixture('7.0-sharded-users.json')),
+    ...s.rowsFromCollStats(statsFixture('4.4-capped-ticker.json')),
+  ];
+  const order = s.arrange(rows).map((r) => `${r.ns}${r.shard ? `/${r.shard}` : ''}`);
+  assert.deepStrictEqual(statsPlain(order), ['test.users/shard01', 'test.users/shard02', 'test.users/total', 'test.matrices', 'finance.ticker']);
+  const byCount = s.arrange(rows, { sort: s.parseSort({ count: 1 }) }).map((r) => r.ns);
+  assert.deepStrictEqual(statsPlain(byCount), ['finance.ticker', 'test.matrices', 'test.users', 'test.users', 'test.users']);
+  const byName = s.arrange(rows, { sort: s.parseSort('ns'), limit: 2 }).map((r) => r.ns);
+  assert.deepStrictEqual(statsPlain(byName), ['finance.ticker', 'test.matrices']);
+});
+
+test('scale divides size fields and rounds down like the server; avgObjSize stays in bytes', () => {
+  const s = statsShape();
+  const [row] = s.arrange(s.rowsFromCollStats(statsFixture('4.4-docs-matrices.json')), { scale: s.parseScale('MB') });
+  assert.strictEqual(row.size, Math.floor(608500363 / 1048576));
+  assert.strictEqual(row.storageSize, 336);
+  assert.strictEqual(row.avgObjSize, 550);
+  assert.strictEqual(row.indexSizes._id_1_abc_1, 238);
+  assert.strictEqual(row.count, 1104369);
+  const table = s.renderTable([row], { scale: 1048576, formatBytes: statsFormat });
+  assert.match(table.split('\n')[0], /size\(MB\).*storage\(MB\).*free\(MB\).*idxSize\(MB\)/);
+  assert.deepStrictEqual([s.parseScale(1024), s.parseScale('gb'), s.parseScale('KiB'), s.parseScale(0), s.parseScale('PB')], [1024, 1073741824, 1024, null, null]);
+});
+
+test('a failed $collStats is a row with its error, shown in the table', () => {
+  const s = statsShape();
+  const table = s.renderTable([{ ns: 'x.y', type: 'collection', error: 'not authorized on x' }], { scale: 1, formatBytes: statsFormat });
+  assert.match(table, /^x\.y\s+error: not authorized on x$/m);
+});
+
+test('bad options and targets: an Error starting "collStatsSummary:"', () => {
+  const cases = [
+    [() => collStatsSummary(undefined, { scale: 'XB' }), /scale must be a number >= 1 or one of KB, MB, GB, TB; got "XB"/],
+    [() => collStatsSummary(undefined, { sort: 'bigness' }), /sort must be one of ns, count, size/],
+    [() => collStatsSummary(undefined, { sort: { size: 2 } }), /sort must be one of/],
+    [() => collStatsSummary(undefined, { limit: 0 }), /limit must be a whole number > 0/],
+    [() => collStatsSummary(undefined, { sortBy: 'size' }), /unknown option sortBy; accepted: scale, sort, limit, system/],
+    [() => collStatsSummary(undefined, 'size'), /options must be an object/],
+    [() => collStatsSummary(42), /target must be a collection/],
+    [() => collStatsSummary(''), /invalid collection name ""/],
+    [() => collStatsSummary('foo'), /needs a connected shell/],
+    [() => collStatsSummary(), /needs a connected shell/],
+  ];
+  for (const [fn, re] of cases) {
+    const err = test.thrown(fn);
+    assert.match(err.message, /^collStatsSummary: /);
+    assert.match(err.message, re);
+  }
+});
+
+test('a database listing: views skipped, time-series once under its name, capped limits noted', () => {
+  const s = statsShape();
+  const infos = statsFixture('7.0-listcollections.json');
+  const got = s.collectionsToSummarize(infos, 'test');
+  assert.deepStrictEqual(statsPlain(got), [
+    { name: 'weather', meta: { ns: 'test.weather', type: 'timeseries', bucketsNs: 'test.system.buckets.weather' } },
+    { name: 'system.buckets.orphan', meta: { ns: 'test.system.buckets.orphan', type: 'collection' } },
+    { name: 'ticker', meta: { ns: 'test.ticker', type: 'collection', maxSize: 100000, max: 100000 } },
+    { name: 'users', meta: { ns: 'test.users', type: 'collection' } },
+  ]);
+});
