@@ -71,11 +71,12 @@ plan() {
   assert_line --partial "load.js --uri mongodb://localhost:31000/ "
 }
 
-@test "--uri: no mlaunch at all, and the restart claim is NOT APPLICABLE" {
+@test "--uri: no mlaunch at all, no restart, and the restart claim is listed (decided NOT APPLICABLE in a real run)" {
   run "$PLAYBOOK" --dry-run --uri mongodb://127.0.0.1:9/ --report-dir "${WORKDIR}/report" --compare none
   assert_success
   refute_output --partial 'mlaunch'
-  assert_output --partial 'NOT APPLICABLE: capped collections are in-memory only'
+  refute_output --partial "count: "
+  assert_output --partial 'verdict to check: capped collections are in-memory only'
   assert_output --partial "load.js --uri mongodb://127.0.0.1:9/ --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 1 "
   assert_output --partial "--pids ''"
 }
