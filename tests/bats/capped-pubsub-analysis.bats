@@ -189,6 +189,11 @@ print(round(q[98], 2), round(q[74], 2), round(statistics.stdev(r['latencies']['p
   assert_output "[\"refused: InvalidOptions (72) can't shard a capped collection\",false,null]"
 }
 
+@test "replication claim: the topic's inserts in the oplog, NOT APPLICABLE off a replica set" {
+  run js "return [p.replicationClaim('replset', 1503), p.replicationClaim('replset', 0).holds, p.replicationClaim(undefined, 0).reason];"
+  assert_output $'[{"claim":"capped collections replicate (their inserts are in the oplog)","expected":"the topic\'s inserts in the oplog","observed":"1503 insert(s) of the topic in replset\'s oplog","holds":true},false,"not connected to a replica set member (standalone or mongos)"]'
+}
+
 @test "delivery and rate claims from the recorded sweep" {
   run js "
     const pts = [1, 2, 4].map((n) => JSON.parse(fs.readFileSync(process.env.SWEEP + '/capped-' + n + '.json', 'utf8')));

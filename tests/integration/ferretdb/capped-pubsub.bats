@@ -47,6 +47,7 @@ setup() {
   assert_line "NOT APPLICABLE: capped collections are in-memory only: their documents are gone after a restart"
   assert_line --regexp '^(REPRODUCED|NOT REPRODUCED): documents in a capped collection cannot grow$'
   assert_line "NOT APPLICABLE: capped collections cannot be sharded"
+  assert_line "NOT APPLICABLE: capped collections replicate (their inserts are in the oplog)"
   assert_line --regexp '^(REPRODUCED|NOT REPRODUCED|NOT APPLICABLE): more tailing cursors raise server CPU markedly'
 }
 

@@ -1,4 +1,4 @@
-// capped-pubsub claims that need the server: claim=grow | shard | restart.
+// capped-pubsub claims that need the server: claim=grow | shard | replicate | restart.
 (() => {
   const path = require('path');
   const pubsub = require(path.resolve(__dirname, 'pubsub.js'));
@@ -54,12 +54,18 @@
       outcome = { sharded: true, refused: true, ...err(e) };
     }
     report(pubsub.shardClaim(outcome));
+  } else if (claim === 'replicate') {
+    const hello = admin.runCommand({ hello: 1 });
+    const n = hello.setName
+      ? db.getSiblingDB('local').getCollection('oplog.rs').countDocuments({ ns: `${stage.dbName}.ticker`, op: 'i' })
+      : 0;
+    report(pubsub.replicationClaim(hello.setName, n));
   } else if (claim === 'restart') {
     const after = db.runCommand({ count: 'ticker' }).n;
     stage.measure('restart.documentsBefore', before, 'documents');
     stage.measure('restart.documentsAfter', after, 'documents');
     report(pubsub.restartClaim(Number(before), after));
   } else {
-    throw new Error(`claims.js: claim must be grow, shard or restart, got '${claim}'`);
+    throw new Error(`claims.js: claim must be grow, shard, replicate or restart, got '${claim}'`);
   }
 })();

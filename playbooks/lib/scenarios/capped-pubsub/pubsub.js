@@ -296,6 +296,21 @@ function shardClaim(outcome) {
   };
 }
 
+// "The capped collections will however replicate across to secondaries": the
+// topic's inserts counted in the oplog of the replica set member answering.
+function replicationClaim(setName, oplogInserts) {
+  const claim = 'capped collections replicate (their inserts are in the oplog)';
+  if (!setName) {
+    return { claim, holds: null, reason: 'not connected to a replica set member (standalone or mongos)', expected: 'inserts in the oplog', observed: '' };
+  }
+  return {
+    claim,
+    expected: 'the topic\'s inserts in the oplog',
+    observed: `${oplogInserts} insert(s) of the topic in ${setName}'s oplog`,
+    holds: oplogInserts > 0,
+  };
+}
+
 // "All subscribers receive the same message": every message to every subscriber.
 function deliveryClaim(points) {
   const claim = 'every subscriber receives every published message';
@@ -339,6 +354,7 @@ module.exports = {
   growClaim,
   expectedGrowth,
   shardClaim,
+  replicationClaim,
   deliveryClaim,
   rateClaim,
   round,
