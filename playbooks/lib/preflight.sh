@@ -262,7 +262,6 @@ pb::preflight() {
         PB_BINPATHS=()
         for i in "${PB_VERSIONS[@]}"; do PB_BINPATHS+=("<binaries for MongoDB ${i}>"); done
       fi
-      pb::_check_disk
       pb::_check_ports
       ;;
     none) pb::_check_dirs ;;
@@ -270,5 +269,10 @@ pb::preflight() {
   if declare -F playbook_preflight >/dev/null; then
     playbook_preflight
   fi
+  # After the playbook's own checks: they may set PB_DISK_ESTIMATE_MB (from a
+  # dry run of what they will write), as README.md says they can.
+  case "$PB_TOPOLOGY" in
+    single|replset|sharded) pb::_check_disk ;;
+  esac
   pb::preflight_verdict
 }

@@ -27,6 +27,14 @@ pb::measure() {
     --arg s "${PB_CURRENT_STAGE:-}" "${PB_JQ_TYPED}"'{type: "measure", version: $ver, stage: $s, key: $k, value: ($v | typed), unit: $u}')"
 }
 
+# pb::measurements [KEY_PREFIX]: the measurements recorded so far, of every
+# version, one JSON object {version, key, value, unit} per line (for verdicts
+# that compare versions in stage_report). Nothing in --dry-run.
+pb::measurements() {
+  [[ -f "${PB_RECORDS:-}" ]] || return 0
+  jq -c --arg p "${1:-}" 'select(.type == "measure" and (.key | startswith($p))) | {version, key, value, unit}' "$PB_RECORDS"
+}
+
 # pb::table NAME "Title" COLUMN...: declares a table (a CSV and a report section).
 pb::table() {
   local name="$1" title="$2"
@@ -226,6 +234,8 @@ pb::_ask_tool_version() {
     jq) jq --version 2>/dev/null ;;
     gnuplot) gnuplot --version 2>/dev/null | awk '{print $2 "." $4}' ;;
     mongodump|mongorestore|mongoexport) "$1" --version 2>/dev/null | awk 'NR == 1 {print $NF}' ;;
+    node) node --version 2>/dev/null | sed 's/^v//' ;;
+    python3) python3 --version 2>&1 | awk '{print $2}' ;;
   esac
 }
 
@@ -338,6 +348,7 @@ pb::_write_charts() {
   while IFS= read -r name; do
     # One data file per series: "x y" lines, numeric rows only.
     jq -r --arg n "$name" --arg dir "${dir}/charts" --arg term "$terminal" '
+      def q: tostring | gsub("\""; "\u0027");
       (.charts[] | select(.name == $n)) as $c
       | .tables[$c.table] as $t
       | ($t.columns | index($c.x)) as $xi
@@ -352,14 +363,14 @@ pb::_write_charts() {
         "#SCRIPT",
         "set terminal \($term) size 960,560",
         "set output \"\($dir)/\($n).png\"",
-        "set title \"\($c.title)\"",
-        "set xlabel \"\($c.xlabel)\"",
-        "set ylabel \"\($c.ylabel)\"",
+        "set title \"\($c.title | q)\"",
+        "set xlabel \"\($c.xlabel | q)\"",
+        "set ylabel \"\($c.ylabel | q)\"",
         "set grid",
         "set key left top",
         (if $c.logx then "set logscale x" else empty end),
         (if $c.logy then "set logscale y" else empty end),
-        "plot " + ([.[] | "\"\($dir)/\($n)-\(.key).dat\" using 1:2 with \($c.style) title \"\(.value.title)\""] | join(", "))
+        "plot " + ([.[] | "\"\($dir)/\($n)-\(.key).dat\" using 1:2 with \($c.style) title \"\(.value.title | q)\""] | join(", "))
       ' "$results" | awk -v base="${dir}/charts/${name}" '
         /^#DATA / { out = base "-" $2 ".dat"; printf "" > out; next }
         /^#SCRIPT$/ { out = base ".gp"; printf "" > out; next }

@@ -17,8 +17,14 @@ setup() {
   NAP=$((3000 + RANDOM % 5000))
 }
 
+# After a failed test: the demo and the commands it started (each in a
+# process group of its own), by their ids.
 teardown() {
+  local child
   if [[ -n "${PLAYBOOK_PID:-}" ]] && kill -0 "$PLAYBOOK_PID" 2>/dev/null; then
+    for child in $(pgrep -P "$PLAYBOOK_PID"); do
+      kill -- "-${child}" 2>/dev/null || kill "$child" 2>/dev/null || true
+    done
     kill -KILL "$PLAYBOOK_PID" 2>/dev/null || true
   fi
 }
@@ -27,13 +33,16 @@ demo() {
   "$DEMO" --topology none --report-dir "$REPORT" --cleanup-marker "$MARKER" "$@"
 }
 
-# Starts the demo in the background with job control, so SIGINT is not
-# ignored the way it is for a background job of a non-interactive shell.
+# Starts the demo in the background with SIGINT at its default disposition:
+# a background job of a non-interactive shell, and everything started under a
+# test runner that was itself put in the background, inherit SIGINT ignored,
+# and bash cannot trap a signal ignored on entry.
 start_demo() {
-  set -m
-  "$DEMO" --topology none --report-dir "$REPORT" --cleanup-marker "$MARKER" "$@" >"${BATS_TEST_TMPDIR}/out" 2>&1 &
+  python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' \
+    "$DEMO" --topology none --report-dir "$REPORT" --cleanup-marker "$MARKER" "$@" >"${BATS_TEST_TMPDIR}/out" 2>&1 &
   PLAYBOOK_PID=$!
-  set +m
 }
 
 wait_for_output() {
@@ -50,9 +59,20 @@ nap_processes() {
   pgrep -c -x -f "sleep ${NAP}" || true
 }
 
-# The background demo's exit status (run would wait in a subshell, which cannot).
+# The background demo's exit status (run would wait in a subshell, which
+# cannot); a demo still running after 60 s fails the test instead of hanging it.
 wait_demo() {
+  local _
   DEMO_STATUS=0
+  for _ in $(seq 600); do
+    kill -0 "$PLAYBOOK_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$PLAYBOOK_PID" 2>/dev/null; then
+    printf 'the playbook did not exit within 60 s of the signal\n' >&2
+    cat "${BATS_TEST_TMPDIR}/out" >&2
+    return 1
+  fi
   wait "$PLAYBOOK_PID" || DEMO_STATUS=$?
 }
 

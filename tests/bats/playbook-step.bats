@@ -45,16 +45,22 @@ on_terminal() {
   SCRIPT_PID=$!
   exec {keys}>"${BATS_TEST_TMPDIR}/keys"
   local _
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     grep -q 'Press Enter to continue' "${BATS_TEST_TMPDIR}/out" && break
     sleep 0.1
   done
+  run grep -c 'Press Enter to continue' "${BATS_TEST_TMPDIR}/out"
+  assert_output 1
   sleep 1
   # Still at the prepare narration: the run stage has not started.
   run grep -c '==> run' "${BATS_TEST_TMPDIR}/out"
   assert_output 0
   printf '\n\n' >&"$keys"
   exec {keys}>&-
+  for _ in $(seq 600); do
+    kill -0 "$SCRIPT_PID" 2>/dev/null || break
+    sleep 0.1
+  done
   wait "$SCRIPT_PID"
   SCRIPT_PID=''
   run grep -c '==> run' "${BATS_TEST_TMPDIR}/out"

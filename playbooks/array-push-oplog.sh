@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# array-push-oplog: what array updates really cost in the oplog, by version
+# (seed 001: every $push replicated as a $set of the whole array, SERVER-9784).
+# shellcheck disable=SC2329 # stage_* and playbook_* are called by pb::main
+set -euo pipefail
+# shellcheck source=playbooks/lib/playbook.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
+
+PB_NAME=array-push-oplog
+PB_TITLE="Array updates and the oplog: does a \$push still replicate the whole array?"
+PB_DESCRIPTION="Seed 001 (MongoDB 2.2): hourly documents of 3600 readings, each \$push logged as a \$set
+of the whole array, an 1800x blow-up of replicated bytes; fixed with one document per second
+compacted hourly (440x less). On a replica set, per version, this measures the oplog bytes of one
+update of each pattern at several array lengths (oplogEntrySize with a function: only the
+update's own entry counts), the fix counted whole (3600 inserts, the hourly insert, the deletes),
+then runs the article's load (devices x simulated seconds, back to back, w:1) with the worst and
+the best way to ingest a reading, and samples the secondaries' lag.
+Patterns: push, push-slice, push-sort, push-position0, addtoset, pull, pop-first, pop-last,
+set-one, per-second (the fix).
+Defaults: 4.4 (\$v:1 update entries) and 8.0 (\$v:2 diffs); 3 data nodes, the article's topology
+(a primary and two secondaries; --nodes 2 is the least that replicates)."
+PB_DEFAULT_VERSIONS=4.4,8.0
+PB_TOPOLOGY=replset
+PB_NODES=3
+PB_EXAMPLES="  playbooks/array-push-oplog.sh --dry-run
+  playbooks/array-push-oplog.sh --mongodb-version 4.4,6.0,8.0 --scale medium
+  playbooks/array-push-oplog.sh --patterns push,push-slice,per-second --lengths 100,1800,3599
+  playbooks/array-push-oplog.sh --uri 'mongodb://host1,host2/?replicaSet=rs0' --load-seconds 0"
+APO_JS="$(dirname "${BASH_SOURCE[0]}")/lib/scenarios/array-push-oplog"
+
+# Load sizes: whole-array loads write about devices x seconds^2 x 50 bytes.
+pb::scale small "about 5 minutes per version: 10 devices x 600 s" devices=10 seconds=600 oplog_mb=2048 disk_mb=8000
+pb::scale medium "about 30 minutes per version: 50 devices x 900 s" devices=50 seconds=900 oplog_mb=8192 disk_mb=30000
+pb::scale full "the article's hour, hours per version: 50 devices x 3600 s" devices=50 seconds=3600 oplog_mb=51200 disk_mb=170000
+
+pb::option --patterns PATTERNS list "push,push-slice,push-sort,push-position0,addtoset,pull,pop-first,pop-last,set-one,per-second" \
+  "update patterns to measure (see the list above)"
+pb::option --lengths LENGTHS list "1,600,1200,1800,2400,3000,3599" "array lengths (1..3600) at which each pattern is measured"
+pb::option --devices DEVICES int:0-1000 0 "devices in the load (0: the scale's)"
+pb::option --load-seconds LOAD_SECONDS int:0-86400 0 "simulated seconds of the load (0: the scale's)"
+pb::option --no-load NO_LOAD flag 0 "measure the update patterns only, skip the load"
+pb::topology_options nodes
+
+pb::narration prepare <<'TEXT'
+One sensor-hourly document (seed 001's shape: 3600 readings of about 100 bytes) is seeded;
+every reading the run writes is copied from it.
+TEXT
+pb::narration run <<'TEXT'
+For each pattern and array length, one update runs inside oplogEntrySize(): watch the bytes
+per update. Flat means the entry names only what changed; linear means the whole array is
+in every entry. Then the load: the worst and the best way to ingest a reading, with the
+secondaries' lag sampled every second.
+TEXT
+pb::narration analyze <<'TEXT'
+The curves are classified flat or linear (least squares), an hour of each pattern is added up,
+and the verdicts are computed from those numbers.
+TEXT
+
+# Validation and pattern names come from model.js, the one list of patterns.
+apo::model() {
+  node -e "try { const m = require(process.argv[1]); $1 } catch (e) { console.error(e.message); process.exit(1); }" \
+    "$(cd "$APO_JS" && pwd)/model.js" "${@:2}"
+}
+
+playbook_configure() {
+  local err
+  if [[ "$PB_TOPOLOGY" != uri ]] && ((PB_NODES < 2)); then
+    pb::usage_error "--nodes must be at least 2: replication needs a secondary"
+  fi
+  err=$(apo::model 'm.parseLengths(process.argv[2])' "$LENGTHS" 2>&1) \
+    || pb::usage_error "--lengths: ${err#array-push-oplog: }"
+  err=$(apo::model 'm.selectPatterns(process.argv[2])' "$PATTERNS" 2>&1) \
+    || pb::usage_error "--patterns: ${err#array-push-oplog: }"
+  ((DEVICES > 0)) || DEVICES=$(pb::scale_value devices)
+  ((LOAD_SECONDS > 0)) || LOAD_SECONDS=$(pb::scale_value seconds)
+  # A whole-array load must fit in the oplog, or its bytes could not be added up.
+  PB_MONGOD_ARGS+=(--oplogSize "$(pb::scale_value oplog_mb)" --wiredTigerCacheSizeGB 0.5)
+}
+
+stage_prepare() {
+  pb::mongosh_stage "${APO_JS}/prepare.js"
+}
+
+stage_run() {
+  pb::mongosh_stage --progress "measuring each pattern at each length" "${APO_JS}/curves.js" \
+    "lengths=${LENGTHS}" "patterns=${PATTERNS}"
+  if ((NO_LOAD)); then
+    pb::note "Load skipped (--no-load)."
+    return 0
+  fi
+  local which
+  for which in worst best; do
+    pb::mongosh_stage --progress "load (${which} pattern): ${DEVICES} devices x ${LOAD_SECONDS} s" "${APO_JS}/load.js" \
+      "which=${which}" "devices=${DEVICES}" "seconds=${LOAD_SECONDS}"
+  done
+}
+
+# Tables are per version (the framework's charts group by one column).
+apo::tag() {
+  local tag="${PB_VERSION:-uri}"
+  tag=${tag//[^0-9a-zA-Z]/-}
+  printf '%s' "${tag,,}"
+}
+
+stage_analyze() {
+  local tag
+  tag=$(apo::tag)
+  pb::chart "curve-${tag}" --table "curve-${tag}" --x length --y bytes --group pattern --logy \
+    --title "Oplog bytes per update vs array length (${PB_VERSION:-uri})" \
+    --xlabel "readings in the array" --ylabel "bytes per oplog entry (log scale)"
+  if ((!NO_LOAD)); then
+    pb::chart "lag-${tag}" --table "lag-${tag}" --x elapsed_s --y lag_ms --group series --style lines \
+      --title "Secondary lag during the load (${PB_VERSION:-uri})" --xlabel "seconds since the load began" --ylabel "lag (ms)"
+  fi
+}
+
+# The versions compared, from what each version recorded (kind.<pattern>).
+apo::compare_versions() {
+  local verdict
+  verdict=$(pb::measurements kind. | jq -s -c . | apo::model '
+    const v = m.compareVersions(JSON.parse(require("fs").readFileSync(0, "utf8")));
+    console.log(JSON.stringify(v));') || pb::die "array-push-oplog: cannot compare the versions"
+  local claim expected observed holds reason
+  claim=$(jq -r .claim <<<"$verdict")
+  expected=$(jq -r .expected <<<"$verdict")
+  observed=$(jq -r .observed <<<"$verdict")
+  holds=$(jq -r .holds <<<"$verdict")
+  reason=$(jq -r '.reason // ""' <<<"$verdict")
+  case "$holds" in
+    true) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result REPRODUCED --version all ;;
+    false) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result NOT_REPRODUCED --version all ;;
+    *) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result NOT_APPLICABLE --reason "$reason" --version all ;;
+  esac
+}
+
+stage_report() {
+  if ! pb::dry_run; then
+    apo::compare_versions
+  fi
+  pb::note "Every pattern update was measured with oplogEntrySize(fn): only the entry carrying the measuring session's lsid counts, so the sizes include a retryable write's lsid, txnNumber and stmtId (what drivers write by default). The fix's deletes (deleteMany, not retryable) were counted by namespace."
+  if ((!NO_LOAD)); then
+    pb::note "The load writes with w:1 (the article's era; 5.0+ defaults to w:majority, which would hold the primary back to the secondaries' pace and hide the lag). Simulated seconds run back to back: lag shows how far the secondaries fall behind at full speed, not at one reading per second."
+  fi
+}
+
+pb::main "$@"

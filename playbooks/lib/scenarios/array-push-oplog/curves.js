@@ -1,0 +1,164 @@
+// array-push-oplog run, part 1: the oplog bytes of one update per pattern at
+// several array lengths (oplogEntrySize with a function: only this session's
+// entries are counted), the article's fix counted whole, the verdicts.
+(() => {
+  const { model, versionTag, reading } = require(require('path').resolve(__dirname, 'common.js'));
+  const lengths = model.parseLengths(stage.params.lengths);
+  const selected = model.selectPatterns(stage.params.patterns);
+  const tag = versionTag(stage.version);
+  const db = stage.db;
+  // oplogEntrySize hands the function the shell's current database, bound to
+  // its session; getSiblingDB keeps that session.
+  const own = (sdb) => sdb.getSiblingDB(stage.dbName);
+  const source = db.getCollection('hourly_source').findOne();
+  if (!source || !Array.isArray(source.readings)) throw new Error('curves.js: no sensor-hourly document in hourly_source (did prepare run?)');
+  const readings = source.readings;
+  const hour = source.hour;
+
+  // The one entry an update wrote; anything else means the measurement is not what it claims.
+  const oneEntry = (res, what) => {
+    if (res.count !== 1) {
+      throw new Error(`curves.js: ${what} wrote ${res.count} oplog entries with this session's lsid, expected 1 ` +
+        '(retryable writes off? connect with retryWrites=true, the drivers\' default)');
+    }
+    return res.entries[0];
+  };
+  const arrayOf = (e) => (e.explanation.arrays || []).find((a) => a.path === 'readings') || {};
+
+  const curveTable = `curve-${tag}`;
+  stage.table(curveTable, `Oplog bytes of one update vs array length (${stage.version})`,
+    ['pattern', 'length', 'bytes', 'format', 'array', 'elements']);
+  stage.table('explain', 'One sample entry per pattern (explainOplogEntry), at the longest array',
+    ['pattern', 'length', 'bytes', 'format', 'array', 'summary']);
+
+  const curves = {};
+  const samples = {};
+  const updatePatterns = selected.filter((n) => n !== model.FIX.name);
+  const total = updatePatterns.length * lengths.length + (selected.includes(model.FIX.name) ? 1 : 0);
+  let done = 0;
+  const work = db.getCollection('curve');
+  work.drop();
+  for (const name of updatePatterns) {
+    const p = model.pattern(name);
+    curves[name] = [];
+    for (const L of lengths) {
+      const _id = `${name}-${L}`;
+      work.insertOne({ _id, device: source.device, hour, readings: readings.slice(0, L).map((r, i) => reading(readings, i, Int32)) });
+      const update = p.update(reading(readings, L, Int32), L);
+      const res = oplogEntrySize(function (sdb) { return own(sdb).getCollection('curve').updateOne({ _id }, update); });
+      const e = oneEntry(res, `${name} at length ${L}`);
+      const a = arrayOf(e);
+      curves[name].push({ length: L, bytes: e.bytes });
+      samples[name] = { length: L, entry: e };
+      stage.row(curveTable, { pattern: name, length: L, bytes: e.bytes, format: e.explanation.format, array: a.action || '', elements: a.elements ?? '' });
+      work.deleteOne({ _id });
+      stage.progress('updates measured', ++done, total);
+    }
+  }
+
+  let fix = null;
+  if (selected.includes(model.FIX.name)) {
+    // One device-hour of the fix, on the primary: 3600 per-second inserts, then
+    // the compaction (the hourly document in, the per-second documents out).
+    const seconds = db.getCollection('seconds');
+    const hourly = db.getCollection('hourly');
+    seconds.drop();
+    hourly.drop();
+    const device = source.device;
+    const ins = oplogEntrySize(function (sdb) {
+      const c = own(sdb).getCollection('seconds');
+      for (let s = 0; s < model.HOUR; s++) {
+        const r = reading(readings, s, Int32);
+        c.insertOne({ device, t: new Date(hour.getTime() + s * 1000), ...r });
+      }
+    });
+    if (ins.count !== model.HOUR) throw new Error(`curves.js: ${model.HOUR} per-second inserts wrote ${ins.count} entries with this session's lsid`);
+    let deleted = 0;
+    const comp = oplogEntrySize(function (sdb) {
+      const docs = own(sdb).getCollection('seconds').find({ device }, { _id: 0, device: 0, t: 0 }).sort({ s: 1 }).toArray();
+      own(sdb).getCollection('hourly').insertOne({ device, hour, readings: docs });
+      deleted = own(sdb).getCollection('seconds').deleteMany({ device }).deletedCount;
+    });
+    const compInsert = oneEntry(comp, 'the compaction insert');
+    // deleteMany is not a retryable write: its entries carry no lsid, so they
+    // are counted by namespace, from the compaction insert on. Wait until
+    // they are all visible (or the count stops moving, for batched deletes).
+    const ns = `${stage.dbName}.seconds`;
+    let del;
+    let previous = -1;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      del = oplogEntrySize({ ns, since: compInsert.ts, limit: 0 });
+      const n = Number(del.entries);
+      if (n >= deleted || (n > 0 && n === previous)) break;
+      previous = n;
+      sleep(250);
+    }
+    fix = {
+      insertBytes: ins.bytes,
+      compactionInsertBytes: compInsert.bytes,
+      compactionDeleteBytes: Number(del.bytes),
+    };
+    curves[model.FIX.name] = lengths.map((L) => ({ length: L, bytes: ins.entries[Math.min(L, model.HOUR - 1)].bytes }));
+    for (const pt of curves[model.FIX.name]) {
+      stage.row(curveTable, { pattern: model.FIX.name, length: pt.length, bytes: pt.bytes, format: 'insert', array: '', elements: '' });
+    }
+    samples[model.FIX.name] = { length: lengths[lengths.length - 1], entry: ins.entries[Math.min(lengths[lengths.length - 1], model.HOUR - 1)] };
+    samples['per-second compaction'] = { length: model.HOUR, entry: compInsert };
+    stage.measure('fix.insertBytes', fix.insertBytes, 'B');
+    stage.measure('fix.compactionInsertBytes', fix.compactionInsertBytes, 'B');
+    stage.measure('fix.compactionDeleteBytes', fix.compactionDeleteBytes, 'B');
+    stage.measure('fix.compactionDeleteEntries', Number(del.entries), 'entries');
+    stage.note(`Fix (one device-hour): ${model.HOUR} per-second inserts ${model.fmtBytes(fix.insertBytes)}, ` +
+      `compaction insert ${model.fmtBytes(fix.compactionInsertBytes)}, ${deleted} deletes ${model.fmtBytes(fix.compactionDeleteBytes)} ` +
+      `(${del.entries} oplog entries).`);
+    stage.progress('updates measured', ++done, total);
+  }
+
+  // explainOplogEntry on the stored entry itself, read back by its ts.
+  const oplog = db.getSiblingDB('local').getCollection('oplog.rs');
+  for (const [name, { length, entry }] of Object.entries(samples)) {
+    // A range on ts, so the server starts the oplog scan there (4.4+).
+    const raw = oplog.findOne({ ts: { $gte: entry.ts, $lte: entry.ts }, ns: entry.ns });
+    if (!raw) {
+      stage.row('explain', { pattern: name, length, bytes: entry.bytes, format: '', array: '', summary: 'entry no longer in the oplog' });
+      continue;
+    }
+    const x = explainOplogEntry(raw);
+    const a = (x.arrays || []).find((y) => y.path === 'readings') || {};
+    let summary = `${x.op} ${x.format || ''}`.trim();
+    if (a.action === 'replace') summary += `: whole array rewritten, ${a.elements} elements`;
+    else if (a.action === 'elements') summary += `: ${a.elements} element write(s), positional`;
+    else if (a.action === 'resize') summary += ': array length change only';
+    summary += ` (paths: ${(x.paths || []).map((q) => `${q.path} ${q.change}`).join(', ') || 'whole document'})`;
+    stage.row('explain', { pattern: name, length, bytes: x.bytes, format: x.format || '', array: a.action || '', summary });
+  }
+
+  // Curves, hours and verdicts, all from the sizes just measured.
+  stage.table('growth', 'How the bytes per update grow with the array (stats.growth)',
+    ['pattern', 'kind', 'slope_bytes_per_element', 'r2', 'bytes_at_shortest', 'bytes_at_longest']);
+  for (const [name, points] of Object.entries(curves)) {
+    const g = model.classify(points);
+    stage.row('growth', { pattern: name, kind: g.kind, slope_bytes_per_element: Number(g.slope.toFixed(2)), r2: Number(g.r2.toFixed(4)),
+      bytes_at_shortest: points[0].bytes, bytes_at_longest: points[points.length - 1].bytes });
+    stage.measure(`kind.${name}`, g.kind);
+  }
+  const hours = model.hourTable(Object.fromEntries(Object.entries(curves).filter(([n]) => n !== model.FIX.name)), fix);
+  stage.table('hourly', 'One device-hour (3600 readings) per pattern, and the ratio to the per-second fix',
+    ['pattern', 'kind', 'hour_bytes', 'per_reading', 'vs_fix']);
+  for (const r of hours.rows) {
+    stage.row('hourly', { pattern: r.pattern, kind: r.kind, hour_bytes: r.hourBytes, per_reading: r.perReading, vs_fix: r.vsFix });
+    stage.measure(`hourBytes.${r.pattern}`, r.hourBytes, 'B');
+  }
+  for (const v of model.verdicts(Object.fromEntries(Object.entries(curves).filter(([n]) => n !== model.FIX.name)), fix)) {
+    stage.verdict(v);
+  }
+  if (fix && hours.rows.find((r) => r.pattern === 'push')) {
+    const push = hours.rows.find((r) => r.pattern === 'push');
+    stage.note(`Modern lesson: a plain $push costs ${model.fmtBytes(push.hourBytes)} per device-hour here, ` +
+      `${push.vsFix}x the per-second fix (${model.fmtBytes(model.fixHourBytes(fix))}): ` +
+      `${push.vsFix <= 1 ? 'the fix no longer saves anything for plain appends' : 'the fix still saves bytes'}.`);
+  }
+  // What the load stage runs: the worst and best ways to ingest a reading.
+  db.getCollection('summary').replaceOne({ _id: 'hourTable' }, { _id: 'hourTable', worst: hours.worst, best: hours.best, rows: hours.rows }, { upsert: true });
+  stage.log(`load patterns: worst ${hours.worst}, best ${hours.best}`);
+})();

@@ -1,0 +1,336 @@
+#!/usr/bin/env bash
+# mongodump-raw-bson: why mongodump is fast (seed 003), measured method by method.
+# shellcheck disable=SC2329 # stage_* and playbook_* are called by pb::main
+set -euo pipefail
+# shellcheck source=playbooks/lib/playbook.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
+
+PB_NAME=mongodump-raw-bson
+PB_TITLE="mongodump is fast because it moves raw BSON and never decodes it"
+PB_DESCRIPTION="Seeds seed 003's data (N collections of {a: \"b\"}, seedCollection recipe tiny-docs;
+optionally documents that are expensive to decode), then times every way of
+reading it and writing it back, each as a client process (wall, user and system
+CPU, peak memory, through os.wait4() in lib/scenarios/mongodump-raw-bson/timed.py;
+the server's CPU around each run from serverStatus when it reports it) and
+repeated (the table shows medians):
+  read   mongodump to a directory; mongodump --archive to a pipe; the Node driver
+         with raw: true (no decoding); the same driver decoding; mongosh
+         find().toArray(); mongoexport (decodes to JSON)
+  floor  cat of the dump files (what reading the bytes alone costs)
+  write  mongorestore (defaults, and --numInsertionWorkersPerCollection /
+         --numParallelCollections variations); the driver's insertMany of
+         decoded documents read from the same dump files
+Verdicts: mongodump >= 2x faster than the decoding driver; the raw driver within
+1.5x of mongodump while decoding slows the same loop >= 1.25x; mongorestore
+>= 5x slower than mongodump.
+Needs: the Database Tools (setup builds them into .tools/bin), node with the
+mongodb driver (setup), python3 (the timer), and a server: by default m
+installs MongoDB 8.0 (needs downloads.mongodb.org); otherwise point
+--binarypath at a folder holding mongod, or --uri at any running deployment
+(only database dbalab_mongodump-raw-bson is touched). Dump files go to the
+run's temporary folder (set TMPDIR to choose the disk)."
+PB_DEFAULT_VERSIONS=8.0
+PB_TOPOLOGY=single
+PB_NODES=1
+PB_EXAMPLES="  playbooks/mongodump-raw-bson.sh --scale small
+  playbooks/mongodump-raw-bson.sh --scale full --shape both --repeats 5
+  playbooks/mongodump-raw-bson.sh --binarypath ~/mongodb-8.0/bin --replicaset
+  playbooks/mongodump-raw-bson.sh --uri 'mongodb://localhost:27017' --scale small
+  playbooks/mongodump-raw-bson.sh --dry-run     (every command, nothing run)"
+MRB_JS="${PB_LIB}/scenarios/mongodump-raw-bson"
+
+# docs: documents per tiny collection; nested: nested documents (~350 KB each;
+# mongosh's toArray() holds all of them as objects at once, hence the modest counts).
+pb::scale small "about 2 minutes on a laptop" docs=100000 nested=30 disk_mb=1500
+pb::scale medium "about 10 minutes" docs=300000 nested=100 disk_mb=4000
+pb::scale full "the article's 4 x 1,000,000 documents; 20+ minutes" docs=1000000 nested=300 disk_mb=10000
+
+pb::option --shape DOC_SHAPE "enum:tiny|nested|both" tiny \
+  "documents to read: tiny = seed 003's {a: \"b\"}; nested = 3600 sub-documents x 7 fields (~350 KB, costly to decode); both"
+pb::option --repeats REPEATS int:1-50 3 "runs of each method (the table shows the median)"
+pb::option --collections COLLECTIONS int:1-64 4 "tiny collections (the article: 4)"
+pb::option --docs DOCS int:0-100000000 0 "tiny documents per collection (0: the scale's)"
+pb::option --nested-docs NESTED_DOCS int:0-1000000 0 "nested documents (0: the scale's)"
+pb::option --restore-workers RESTORE_WORKERS list 4 \
+  "extra mongorestore runs with --numInsertionWorkersPerCollection=N (default 1), comma-separated; 0: none"
+pb::option --restore-parallel RESTORE_PARALLEL list 1 \
+  "extra mongorestore runs with --numParallelCollections=N (default 4), comma-separated; 0: none"
+pb::option --replicaset PB_REPLICASET flag 0 "launch a replica set instead of a single mongod (see --nodes)"
+pb::topology_options nodes
+
+pb::narration prepare <<'TEXT'
+seedCollection writes the documents. tiny: N collections of {a: "b"}, about 31
+bytes each, where per-document costs dominate. nested: big documents of many
+small fields, where decoding costs dominate.
+TEXT
+pb::narration run <<'TEXT'
+Each method runs as its own client process, timed from outside: wall time, and
+the CPU the client itself used (user + system). Watch mongodump's CPU stay tiny:
+it copies each document's bytes. The decoding readers (driver, mongosh,
+mongoexport) spend CPU turning bytes into objects. Then the write side:
+mongorestore also sends raw bytes, yet is slow: the server does the work.
+TEXT
+pb::narration analyze <<'TEXT'
+Medians per method, documents/s and MB/s from the seeded sizes, and the
+verdicts, each computed from these numbers.
+TEXT
+
+MRB_SHAPES=()
+
+playbook_configure() {
+  if ((PB_REPLICASET)); then
+    PB_TOPOLOGY=replset
+  elif pb::given --nodes; then
+    pb::usage_error "--nodes applies to a replica set: add --replicaset"
+  fi
+  if [[ "$DOC_SHAPE" == both ]]; then MRB_SHAPES=(tiny nested); else MRB_SHAPES=("$DOC_SHAPE"); fi
+  ((DOCS > 0)) || DOCS=$(pb::scale_value docs)
+  ((NESTED_DOCS > 0)) || NESTED_DOCS=$(pb::scale_value nested)
+  mrb::check_counts --restore-workers "$RESTORE_WORKERS"
+  mrb::check_counts --restore-parallel "$RESTORE_PARALLEL"
+  PB_EXTRA_TOOLS+=(mongodump mongorestore mongoexport node python3)
+}
+
+# --restore-workers / --restore-parallel: whole numbers 0-64.
+mrb::check_counts() {
+  local flag="$1" list="$2" n
+  IFS=',' read -r -a _mrb_counts <<<"$list"
+  for n in "${_mrb_counts[@]}"; do
+    if [[ ! "$n" =~ ^[0-9]+$ ]] || ((10#$n > 64)); then
+      pb::usage_error "${flag} expects whole numbers from 0 to 64 such as 2,8, got '${n}'"
+    fi
+  done
+}
+
+playbook_preflight() {
+  if (cd "$PB_ROOT" && node -e "require.resolve('mongodb')") >/dev/null 2>&1; then
+    pb::preflight_ok "Node driver: mongodb $(cd "$PB_ROOT" && node -p "require('mongodb/package.json').version" 2>/dev/null)"
+  elif command -v node >/dev/null 2>&1; then
+    pb::preflight_fail "the Node driver (npm package mongodb) is not in ${PB_ROOT}/node_modules" \
+      "run ./setup/install.sh (it installs the project's npm packages, the driver among them)"
+  fi
+}
+
+# The connection string for the Database Tools and the driver: without a
+# database path (the tools refuse a --db that differs from it); a path
+# database that was the authentication database becomes authSource.
+mrb::tool_uri() {
+  local uri="$1" scheme rest query='' hosts dbpath=''
+  scheme=${uri%%://*}
+  rest=${uri#*://}
+  if [[ "$rest" == *\?* ]]; then
+    query=${rest#*\?}
+    rest=${rest%%\?*}
+  fi
+  hosts=${rest%%/*}
+  [[ "$rest" != */* ]] || dbpath=${rest#*/}
+  if [[ -n "$dbpath" && "$hosts" == *@* && "$query" != *authSource=* ]]; then
+    query="${query:+${query}&}authSource=${dbpath}"
+  fi
+  printf '%s://%s/%s' "$scheme" "$hosts" "${query:+?${query}}"
+}
+
+stage_launch() {
+  MRB_URI=$(mrb::tool_uri "$PB_CONN_URI")
+  MRB_TIMED=("python3" "${MRB_JS}/timed.py")
+  MRB_SAMPLES="${PB_WORK}/samples-${PB_VERSION:-uri}.jsonl"
+  MRB_SHAPES_FILE="${PB_WORK}/shapes-${PB_VERSION:-uri}.json"
+  MRB_DUMP="${PB_WORK}/dump-${PB_VERSION:-uri}"
+  : >"$MRB_SAMPLES"
+}
+
+stage_prepare() {
+  local shapes
+  shapes=$(IFS=,; printf '%s' "${MRB_SHAPES[*]}")
+  pb::mongosh_stage --progress "seeding (${shapes})" "${MRB_JS}/prepare.js" \
+    "shapes=${shapes}" "collections=${COLLECTIONS}" "docs=${DOCS}" "nestedDocs=${NESTED_DOCS}" "out=${MRB_SHAPES_FILE}"
+  if pb::dry_run; then
+    mrb::dry_shapes >"$MRB_SHAPES_FILE"
+  fi
+}
+
+# What prepare.js would report, for the --dry-run plan (names are fixed by
+# the recipes: tiny_1..tiny_N, nested).
+mrb::dry_shapes() {
+  local i names=()
+  for ((i = 1; i <= COLLECTIONS; i++)); do names+=("tiny_${i}"); done
+  jq -nc --args '{tiny: {collections: $ARGS.positional, docs: 0, bytes: 0}, nested: {collections: ["nested"], docs: 0, bytes: 0}}' "${names[@]}"
+}
+
+mrb::collections() {
+  jq -r --arg s "$1" '.[$s].collections | join(",")' "$MRB_SHAPES_FILE"
+}
+
+# mrb::timed SHAPE SIDE METHOD REPEAT PART STDOUT COMMAND...: one timed client
+# process, recorded as a sample. STDOUT: null, count, or a file whose last
+# line is the client's own JSON summary. Returns the command's status.
+mrb::timed() {
+  local shape="$1" side="$2" method="$3" repeat="$4" part="$5" out="$6" timing='' rc=0 result='null'
+  local cpu0='' cpu1=''
+  shift 6
+  mrb::server_cpu cpu0
+  pb::capture --dry-value '{}' --progress "${shape}: ${method}${part:+ ${part}}, run ${repeat} of ${REPEATS}" \
+    timing "${MRB_TIMED[@]}" --stdout "$out" -- "$@" || rc=$?
+  mrb::server_cpu cpu1
+  pb::dry_run && return 0
+  timing=$(tail -n 1 <<<"$timing")
+  if ! jq -e 'type == "object"' >/dev/null 2>&1 <<<"$timing"; then
+    pb::die "timer gave no result for ${method} (python3 ${MRB_JS}/timed.py): ${timing}"
+  fi
+  if [[ "$out" != null && "$out" != count && -s "$out" ]]; then
+    result=$(tail -n 1 "$out")
+    jq -e . >/dev/null 2>&1 <<<"$result" || result='null'
+  fi
+  jq -c --arg shape "$shape" --arg side "$side" --arg method "$method" --argjson repeat "$repeat" \
+    --arg part "$part" --argjson result "$result" --argjson c0 "${cpu0:-null}" --argjson c1 "${cpu1:-null}" \
+    'def delta(k): if ($c0 | .[k]?) != null and ($c1 | .[k]?) != null then ($c1[k] - $c0[k]) else null end;
+     {shape: $shape, side: $side, method: $method, repeat: $repeat, part: $part} + .
+     + {result: $result, serverUser: delta("user"), serverSys: delta("sys")}' \
+    <<<"$timing" >>"$MRB_SAMPLES"
+  if ((rc == 0)); then
+    pb::info "  ${shape} ${method}${part:+ ${part}} run ${repeat}: $(jq -r '"\(.wall) s wall, CPU \(.user) s user + \(.sys) s system"' <<<"$timing")"
+  else
+    pb::warn "${shape} ${method}${part:+ ${part}} failed (exit ${rc}); its error is in the run log: $(tail -n 3 "$PB_LOG" | tr '\n' ' ')"
+  fi
+  return "$rc"
+}
+
+# mrb::server_cpu VAR: the server's CPU seconds so far as JSON {user, sys}
+# (nulls when it does not report them), read around each timed run.
+mrb::server_cpu() {
+  local _mrb_json=''
+  pb::capture --dry-value '{}' _mrb_json node "${MRB_JS}/driver.js" server-cpu --uri "$MRB_URI" || true
+  _mrb_json=$(tail -n 1 <<<"$_mrb_json")
+  jq -e 'type == "object"' >/dev/null 2>&1 <<<"$_mrb_json" || _mrb_json='{}'
+  printf -v "$1" '%s' "$_mrb_json"
+}
+
+# mrb::method SHAPE SIDE METHOD COMMAND...: REPEATS timed runs; stops after
+# a failure (recorded; the report says which method failed and why).
+mrb::method() {
+  local shape="$1" side="$2" method="$3" out="$4" r
+  shift 4
+  for ((r = 1; r <= REPEATS; r++)); do
+    mrb::before "$shape" "$side" "$method"
+    mrb::timed "$shape" "$side" "$method" "$r" '' "$out" "$@" || return 0
+  done
+}
+
+# Untimed work before a timed run: a fresh dump directory, empty restore targets.
+mrb::before() {
+  local shape="$1" side="$2" method="${3:-}"
+  if [[ "$method" == mongodump-dir ]]; then
+    pb::run --quiet rm -rf "${MRB_DUMP}/${shape}"
+  fi
+  case "$side" in
+    write) pb::run --quiet node "${MRB_JS}/driver.js" drop --uri "$MRB_URI" --db "$PB_DB_NAME" \
+      --collections "$(mrb::restored "$shape")" ;;
+  esac
+}
+
+mrb::restored() {
+  local c out=()
+  IFS=',' read -r -a _mrb_cs <<<"$(mrb::collections "$1")"
+  for c in "${_mrb_cs[@]}"; do out+=("restored_${c}"); done
+  (IFS=,; printf '%s' "${out[*]}")
+}
+
+# Everything of the playbook's database except this shape's collections:
+# the other shape, the restore targets, the run's owner mark.
+mrb::dump_excludes() {
+  local shape="$1" other
+  for other in tiny nested; do
+    [[ "$other" == "$shape" ]] || printf -- '--excludeCollectionsWithPrefix=%s\n' "$other"
+  done
+  printf -- '--excludeCollectionsWithPrefix=restored_\n--excludeCollection=_dbalab_owner\n'
+}
+
+mrb::reads() {
+  local shape="$1" cs excludes=() c r out
+  cs=$(mrb::collections "$shape")
+  mapfile -t excludes < <(mrb::dump_excludes "$shape")
+  # The dump directory stays after the last run: the floor and the writes read it.
+  mrb::method "$shape" read mongodump-dir null \
+    mongodump --uri "$MRB_URI" --db "$PB_DB_NAME" "${excludes[@]}" --out "${MRB_DUMP}/${shape}" --quiet
+  mrb::method "$shape" read mongodump-archive count \
+    mongodump --uri "$MRB_URI" --db "$PB_DB_NAME" "${excludes[@]}" --archive --quiet
+  out="${PB_WORK}/client-result.json"
+  mrb::method "$shape" read driver-raw "$out" \
+    node "${MRB_JS}/driver.js" read --uri "$MRB_URI" --db "$PB_DB_NAME" --collections "$cs" --raw
+  mrb::method "$shape" read driver-decoded "$out" \
+    node "${MRB_JS}/driver.js" read --uri "$MRB_URI" --db "$PB_DB_NAME" --collections "$cs"
+  mrb::method "$shape" read mongosh-toArray "$out" \
+    mongosh "$MRB_URI" --quiet --norc \
+    --eval "globalThis.dbaLabRead = $(jq -nc --arg db "$PB_DB_NAME" --arg cs "$cs" '{db: $db, collections: ($cs | split(","))}')" \
+    "${MRB_JS}/mongosh-read.js"
+  # mongoexport reads one collection per process: the parts of a run add up.
+  IFS=',' read -r -a _mrb_cs <<<"$cs"
+  for ((r = 1; r <= REPEATS; r++)); do
+    for c in "${_mrb_cs[@]}"; do
+      mrb::timed "$shape" read mongoexport "$r" "$c" count \
+        mongoexport --uri "$MRB_URI" --db "$PB_DB_NAME" --collection "$c" --quiet || break 2
+    done
+  done
+  local files=()
+  for c in "${_mrb_cs[@]}"; do files+=("${MRB_DUMP}/${shape}/${PB_DB_NAME}/${c}.bson"); done
+  mrb::method "$shape" floor floor-cat null cat "${files[@]}"
+}
+
+mrb::writes() {
+  local shape="$1" cs n dir
+  cs=$(mrb::collections "$shape")
+  dir="${MRB_DUMP}/${shape}"
+  local restore=(mongorestore --uri "$MRB_URI" --nsInclude "${PB_DB_NAME}.*"
+    --nsFrom "${PB_DB_NAME}.*" --nsTo "${PB_DB_NAME}.restored_*" --quiet)
+  mrb::method "$shape" write mongorestore null "${restore[@]}" "$dir"
+  IFS=',' read -r -a _mrb_n <<<"$RESTORE_WORKERS"
+  for n in "${_mrb_n[@]}"; do
+    ((10#$n > 0)) || continue
+    mrb::method "$shape" write "mongorestore-workers-$((10#$n))" null \
+      "${restore[@]}" "--numInsertionWorkersPerCollection=$((10#$n))" "$dir"
+  done
+  IFS=',' read -r -a _mrb_n <<<"$RESTORE_PARALLEL"
+  for n in "${_mrb_n[@]}"; do
+    ((10#$n > 0)) || continue
+    mrb::method "$shape" write "mongorestore-parallel-$((10#$n))" null \
+      "${restore[@]}" "--numParallelCollections=$((10#$n))" "$dir"
+  done
+  mrb::method "$shape" write driver-insertMany "${PB_WORK}/client-result.json" \
+    node "${MRB_JS}/driver.js" write --uri "$MRB_URI" --db "$PB_DB_NAME" \
+    --from "${dir}/${PB_DB_NAME}" --collections "$cs" --prefix restored_
+  # The restored copies are not needed after the last run.
+  mrb::before "$shape" write
+}
+
+stage_run() {
+  local shape
+  for shape in "${MRB_SHAPES[@]}"; do
+    mrb::reads "$shape"
+    mrb::writes "$shape"
+  done
+  pb::note "Each method ran ${REPEATS} time(s) as a client process timed by ${MRB_JS#"${PB_ROOT}"/}/timed.py: wall time, and the user and system CPU and peak memory of that process and its children (os.wait4, i.e. getrusage), so the server's work is not in the CPU columns. Dump files and the floor read live in $(df -P "$PB_WORK" 2>/dev/null | awk 'NR == 2 {print $6}') ($(mrb::fs_type "$PB_WORK")). Between runs (untimed): the dump directory is deleted before each mongodump to a directory, and the restored_* collections are dropped before each write."
+}
+
+# The file system type under DIR (tmpfs makes the dump and the floor memory-bound).
+mrb::fs_type() {
+  if [[ "$(uname -s)" == Linux ]]; then
+    stat -f -c %T "$1" 2>/dev/null || printf 'file system type unknown'
+  else
+    printf 'file system type not checked on %s' "$(uname -s)"
+  fi
+}
+
+stage_analyze() {
+  if pb::dry_run; then
+    pb::info "analysis: medians of ${MRB_SAMPLES} with playbooks/lib/js/stats.js, verdicts in ${MRB_JS#"${PB_ROOT}"/}/analysis.js"
+    return 0
+  fi
+  pb::mongosh_stage --nodb "${MRB_JS}/analyze.js" "lib=$(cd "$MRB_JS" && pwd)" \
+    "samples=${MRB_SAMPLES}" "shapes=${MRB_SHAPES_FILE}"
+  pb::chart throughput --table timing --x n --y mb_per_s --group method --logy --style points \
+    --title "MB/s per method (median; higher is faster)" --xlabel "method (row n of the timing table)" --ylabel "MB/s (log)"
+  pb::chart client-cpu --table timing --x n --y user_s,sys_s --style points \
+    --title "Client CPU per method (median)" --xlabel "method (row n of the timing table)" --ylabel "seconds"
+}
+
+pb::main "$@"
