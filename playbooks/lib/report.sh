@@ -229,7 +229,6 @@ pb::_tool_version() {
 pb::_ask_tool_version() {
   case "$1" in
     mongosh|m) "$1" --version 2>/dev/null | head -n 1 ;;
-    node) node --version 2>/dev/null ;;
     mlaunch) mlaunch --version 2>&1 | awk 'NR == 1 {print $3}' ;;
     jq) jq --version 2>/dev/null ;;
     gnuplot) gnuplot --version 2>/dev/null | awk '{print $2 "." $4}' ;;
