@@ -47,3 +47,9 @@ js() {
   assert_failure
   assert_output --partial "stats.linearFit: every x is the same"
 }
+
+@test "the summary of a million latencies stays within the call stack and agrees with percentile" {
+  run js "(() => { const v = Array.from({length: 1000000}, (_, i) => (i * 7919) % 1000003 / 1000); const a = s.summary(v); return [a.n, a.min, a.max, a.p99 === s.percentile(v, 99), a.p75 === s.percentile(v, 75)]; })()"
+  assert_success
+  assert_output '[1000000,0,1000.002,true,true]'
+}

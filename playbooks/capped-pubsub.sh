@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# capped-pubsub: a capped collection as a pub/sub topic (seed 002), measured,
+# and the article's claims checked on the version at hand.
+# shellcheck disable=SC2329 # stage_* and playbook_* are called by pb::main
+set -euo pipefail
+# shellcheck source=playbooks/lib/playbook.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
+
+PB_NAME=capped-pubsub
+PB_TITLE="Capped collection as a topic: publish/delivery latency, cost of many listeners, and the article's claims"
+PB_DESCRIPTION="Models the article's stock ticker topic: a capped collection (finance.ticker style,
+size and max as the article) with a time index, publishers inserting at a target total rate,
+and subscribers tailing it with tailable awaitData cursors from the time they start. The
+subscriber count is swept (1, 10, 40 by default); one Node process (the mongodb driver in
+node_modules) holds all publishers and subscribers of a sweep point. A subscriber whose cursor
+dies or loses its position (CappedPositionLost) reopens from the last time it saw; gaps,
+lost and duplicated messages are counted. Per point: publish latency as the article's tables
+(mean, stddev, p75, p95, p99, min, max), end-to-end delivery latency, server CPU seconds per
+message (/proc for the processes mlaunch reports, serverStatus elsewhere). The same fan-out
+runs with one change stream per subscriber on a normal collection, for comparison.
+Claims checked: documents cannot grow (refused or allowed on this version, with the error);
+in-memory only (every node stopped and started with mlaunch, documents counted); cannot be
+sharded (--sharded, or --uri to a mongos); CPU grows markedly with listeners (fitted slope).
+Capped collections replicate like any other: on the default replica set of one node the
+lab counts the topic's inserts in the oplog."
+PB_DEFAULT_VERSIONS=5.0,8.0
+PB_TOPOLOGY=replset
+PB_NODES=1
+PB_SHARDS=1
+PB_EXAMPLES="  playbooks/capped-pubsub.sh
+  playbooks/capped-pubsub.sh --subscribers 1,10,40,100 --rate 500 --seconds 30
+  playbooks/capped-pubsub.sh --sharded --mongodb-version 8.0
+  playbooks/capped-pubsub.sh --uri mongodb://localhost:27017/ --subscribers 1,5 --compare none"
+CP_JS="${PB_LIB}/scenarios/capped-pubsub"
+
+# rate: messages per second (all publishers); seconds: publishing time per point.
+# publishers: concurrent inserters; the article's 1000/s came from 4 processes x 50 connections.
+pb::scale small "about 4 minutes per version" rate=100 seconds=15 subscribers=1,10,40 publishers=4 disk_mb=1500
+pb::scale medium "about 12 minutes per version" rate=500 seconds=30 subscribers=1,10,40,100 publishers=10 disk_mb=3000
+pb::scale full "the article's load: 1000 messages/s for 25 s, up to its 40 readers" rate=1000 seconds=25 subscribers=1,10,40 publishers=50 disk_mb=3000
+
+pb::option --subscribers SUBSCRIBERS list "" "subscriber counts to sweep (default: the scale's, small 1,10,40)"
+pb::option --publishers PUBLISHERS int:0-1000 0 "concurrent publishers, each awaiting its insert (0: the scale's, small 4)"
+pb::option --rate RATE int:0-100000 0 "messages per second of all publishers together (0: the scale's, small 100)"
+pb::option --seconds SECONDS_PER_POINT int:0-3600 0 "publishing time per sweep point (0: the scale's, small 15)"
+pb::option --capped-size CAPPED_SIZE int:4096-1099511627776 100000 "capped collection size in bytes (the article: 100000)"
+pb::option --capped-max CAPPED_MAX int:0-1000000000 100000 "capped collection document limit (the article: 100000; 0: none)"
+pb::option --write-concern WRITE_CONCERN "enum:1|majority" 1 "publishers' write concern (1: the article's era default)"
+pb::option --first-batch FIRST_BATCH int:1-100000 1 "batchSize of a subscriber's find (getMores return what is there)"
+pb::option --max-await-ms MAX_AWAIT_MS int:10-60000 1000 "how long a getMore waits for new messages"
+pb::option --idle-seconds IDLE_SECONDS int:0-600 2 "server CPU with every subscriber waiting and nothing published, per point (0: skip)"
+pb::option --drain-seconds DRAIN_SECONDS int:1-3600 10 "after publishing, wait this long for every delivery; later ones count as lost"
+pb::option --compare COMPARE "enum:changestream|none" changestream "also run the fan-out with a change stream per subscriber"
+pb::option --sharded SHARDED flag 0 "launch a sharded cluster (the capped collection on one shard) to check 'cannot be sharded'"
+pb::topology_options nodes shards
+
+pb::narration prepare <<'TEXT'
+Prepare creates the topic as the article does: createCollection('ticker', {capped: true,
+size: 100000, max: 100000}) and the index on time. Note how small 100000 bytes is: at
+100 messages a second the ring buffer wraps every few seconds.
+TEXT
+pb::narration run <<'TEXT'
+Run sweeps the subscriber count. For each point, watch the delivered counter keep pace
+with the published one. Then the claims: a document is grown, the collection is sharded
+(on --sharded), and every node is stopped and started to see whether the topic survives.
+TEXT
+pb::narration analyze <<'TEXT'
+Analyze turns each point into the article's latency tables and fits server CPU per message
+against the number of listeners: the article says it rises markedly.
+TEXT
+
+playbook_configure() {
+  local n
+  SUBSCRIBERS=${SUBSCRIBERS:-$(pb::scale_value subscribers)}
+  ((RATE > 0)) || RATE=$(pb::scale_value rate)
+  ((PUBLISHERS > 0)) || PUBLISHERS=$(pb::scale_value publishers)
+  ((SECONDS_PER_POINT > 0)) || SECONDS_PER_POINT=$(pb::scale_value seconds)
+  IFS=, read -r -a CP_POINTS <<<"$SUBSCRIBERS"
+  for n in "${CP_POINTS[@]}"; do
+    if [[ ! "$n" =~ ^[1-9][0-9]*$ ]] || ((n > 2000)); then
+      pb::usage_error "--subscribers expects counts from 1 to 2000 such as 1,10,40, got '${SUBSCRIBERS}'"
+    fi
+  done
+  if ((SHARDED)); then
+    pb::uri_mode && pb::usage_error "--sharded launches a cluster; with --uri point at a mongos instead"
+    PB_TOPOLOGY=sharded
+    # One mongos: a subscriber's getMore must reach the mongos that holds its cursor.
+    PB_MONGOS=1
+  fi
+  CP_DECLARED=0
+  PB_EXTRA_TOOLS+=(node)
+}
+
+playbook_preflight() {
+  if ! node -e "require.resolve('mongodb', {paths: [process.argv[1]]})" "$CP_JS" >/dev/null 2>&1; then
+    pb::preflight_fail "the Node driver (npm package mongodb) is not installed in this checkout" \
+      "run setup/install.sh (it installs the devDependencies into node_modules)"
+  else
+    pb::preflight_ok "Node driver: mongodb $(node -p "require(require.resolve('mongodb/package.json', {paths: [process.argv[1]]})).version" "$CP_JS")"
+  fi
+}
+
+stage_prepare() {
+  pb::mongosh_stage "${CP_JS}/prepare.js" "size=${CAPPED_SIZE}" "max=${CAPPED_MAX}"
+}
+
+# The server processes whose CPU is counted: every mongod and mongos of the
+# launched cluster (none in --uri mode: load.js asks serverStatus).
+cp_server_pids() {
+  local list
+  CP_PIDS=''
+  pb::uri_mode && return 0
+  if pb::dry_run; then
+    CP_PIDS='<mongod/mongos pids from mlaunch list>'
+    return 0
+  fi
+  list=$(pb::tempfile processes)
+  pb::cluster_processes "$PB_CLUSTER_DIR" >"$list" || true
+  CP_PIDS=$(awk -F'\t' '$3 ~ /^[0-9]+$/ {print $3}' "$list" | paste -sd, -)
+}
+
+cp_raw_dir() {
+  printf '%s/raw/%s' "$PB_REPORT_DIR" "${PB_VERSION:-uri}"
+}
+
+cp_sweep() {
+  local mode="$1" collection="$2" n raw
+  raw=$(cp_raw_dir)
+  for n in "${CP_POINTS[@]}"; do
+    pb::run --progress "${mode}: ${n} subscriber(s), ${RATE} msg/s for ${SECONDS_PER_POINT} s" \
+      node "${CP_JS}/load.js" --uri "$PB_CONN_URI" --db "$PB_DB_NAME" --collection "$collection" \
+      --mode "$mode" --subscribers "$n" --publishers "$PUBLISHERS" --rate "$RATE" \
+      --seconds "$SECONDS_PER_POINT" --run-tag "${mode}-${n}" --pids "$CP_PIDS" \
+      --first-batch "$FIRST_BATCH" --max-await-ms "$MAX_AWAIT_MS" --write-concern "$WRITE_CONCERN" \
+      --drain-seconds "$DRAIN_SECONDS" --idle-seconds "$IDLE_SECONDS" --out "${raw}/${mode}-${n}.json"
+  done
+}
+
+stage_run() {
+  local before=''
+  pb::dry_run || mkdir -p "$(cp_raw_dir)"
+  cp_server_pids
+  cp_sweep capped ticker
+  if [[ "$COMPARE" == changestream ]]; then
+    cp_sweep changestream ticker_stream
+  fi
+  pb::mongosh_stage "${CP_JS}/claims.js" claim=grow
+  pb::mongosh_stage "${CP_JS}/claims.js" claim=shard
+  pb::mongosh_stage "${CP_JS}/claims.js" claim=replicate
+  if pb::uri_mode; then
+    pb::verdict --claim "capped collections are in-memory only: their documents are gone after a restart" \
+      --expected "0 documents after a restart" --observed "not restarted" --result NOT_APPLICABLE \
+      --reason "--uri: the playbook never restarts a deployment it did not launch"
+    return 0
+  fi
+  pb::capture --dry-value 0 before mongosh "$PB_CONN_URI" --quiet --norc --eval \
+    "print(db.getSiblingDB('${PB_DB_NAME}').runCommand({count: 'ticker'}).n)"
+  pb::mlaunch stop
+  pb::mlaunch start
+  pb::mongosh_stage "${CP_JS}/claims.js" claim=restart "before=$(tail -n 1 <<<"$before")"
+}
+
+stage_analyze() {
+  pb::mongosh_stage --nodb "${CP_JS}/analyze.js" "dir=$(cp_raw_dir)" "declare=$((CP_DECLARED == 0 ? 1 : 0))" \
+    "article=${CP_JS}/article.json"
+  CP_DECLARED=1
+}
+
+stage_report() {
+  pb::chart cpu-vs-subscribers --table cpu --x subscribers --y cpu_ms_per_msg --group mode \
+    --title "Server CPU per published message" --xlabel "subscribers" --ylabel "CPU ms per message"
+  pb::chart p99-vs-subscribers --table delivery --x subscribers --y p99_ms --group mode \
+    --title "End-to-end delivery latency p99" --xlabel "subscribers" --ylabel "ms"
+  pb::chart publish-p99-vs-subscribers --table publish-latency --x subscribers --y p99_ms --group mode \
+    --title "Publish latency p99" --xlabel "subscribers" --ylabel "ms"
+}
+
+pb::main "$@"

@@ -1,0 +1,18 @@
+// capped-pubsub prepare: the article's topic (Examples 2 and 5 of seed 002),
+// a normal collection for the change stream comparison, and one sentinel
+// message so the topic is never empty (a tailable cursor on an empty
+// collection is closed at once).
+(() => {
+  const { size, max } = stage.params;
+  const db = stage.db;
+  const options = { capped: true, size };
+  if (max > 0) options.max = max;
+  db.createCollection('ticker', options);
+  db.getCollection('ticker').createIndex({ time: 1 });
+  db.getCollection('ticker').insertOne({ time: new Date(), ticker: 'PIP', price: 4.45, sentinel: true });
+  db.createCollection('ticker_stream');
+  const info = db.getCollectionInfos({ name: 'ticker' })[0];
+  stage.note(`Topic: \`db.createCollection('ticker', ${JSON.stringify(options)})\` and \`createIndex({time: 1})\`; server options ${info ? EJSON.stringify(info.options, { relaxed: true }) : '{}'}.`);
+  stage.measure('capped.sizeBytes', size, 'bytes');
+  stage.measure('capped.maxDocuments', max, 'documents');
+})();
