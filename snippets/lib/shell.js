@@ -16,8 +16,6 @@ const SYNTHETIC = Symbol.for('@@mongosh.syntheticPromise');
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 
-// mongosh's ShellApiErrors.NotConnected (@mongosh/shell-api error-codes).
-const NOT_CONNECTED = 'SHAPI-10004';
 const NO_CONNECTION = 'needs a connected shell; started with --nodb or not connected';
 
 function makeShell(ctx) {
@@ -45,9 +43,6 @@ function makeShell(ctx) {
     async(fnName, impl) {
       const wrapper = function (...args) {
         const p = impl.apply(this, args).catch((err) => {
-          // Under --nodb the shell still hands out a db whose every call
-          // throws this; say it the way shell.db() does.
-          if (err && err.code === NOT_CONNECTED) throw shell.error(fnName, NO_CONNECTION);
           if (err && typeof err.message === 'string' && !err.message.startsWith(`${fnName}:`)) {
             err.message = `${fnName}: ${err.message}`;
           }
