@@ -283,17 +283,16 @@ mrb::writes() {
   local restore=(mongorestore --uri "$MRB_URI" --nsInclude "${PB_DB_NAME}.*"
     --nsFrom "${PB_DB_NAME}.*" --nsTo "${PB_DB_NAME}.restored_*" --quiet)
   mrb::method "$shape" write mongorestore null "${restore[@]}" "$dir"
-  IFS=',' read -r -a _mrb_n <<<"$RESTORE_WORKERS"
-  for n in "${_mrb_n[@]}"; do
-    ((10#$n > 0)) || continue
-    mrb::method "$shape" write "mongorestore-workers-$((10#$n))" null \
-      "${restore[@]}" "--numInsertionWorkersPerCollection=$((10#$n))" "$dir"
-  done
-  IFS=',' read -r -a _mrb_n <<<"$RESTORE_PARALLEL"
-  for n in "${_mrb_n[@]}"; do
-    ((10#$n > 0)) || continue
-    mrb::method "$shape" write "mongorestore-parallel-$((10#$n))" null \
-      "${restore[@]}" "--numParallelCollections=$((10#$n))" "$dir"
+  local variant flag counts
+  for variant in workers:numInsertionWorkersPerCollection:"$RESTORE_WORKERS" \
+    parallel:numParallelCollections:"$RESTORE_PARALLEL"; do
+    IFS=':' read -r variant flag counts <<<"$variant"
+    IFS=',' read -r -a _mrb_n <<<"$counts"
+    for n in "${_mrb_n[@]}"; do
+      ((10#$n > 0)) || continue
+      mrb::method "$shape" write "mongorestore-${variant}-$((10#$n))" null \
+        "${restore[@]}" "--${flag}=$((10#$n))" "$dir"
+    done
   done
   mrb::method "$shape" write driver-insertMany "${PB_WORK}/client-result.json" \
     node "${MRB_JS}/driver.js" write --uri "$MRB_URI" --db "$PB_DB_NAME" \
