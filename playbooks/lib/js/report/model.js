@@ -42,6 +42,13 @@ function versionLabel(results, version) {
   return version;
 }
 
+// The same, short, for table rows and notes: "FerretDB v1.24.2".
+function shortVersionLabel(results, version) {
+  const p = serverProduct(results);
+  if (version && p && (version === p.reportsAs || version === p.version)) return `${p.product} ${p.version}`;
+  return version || '';
+}
+
 // "MongoDB 8.0.4 (requested 8.0, /path/bin)"; requested only when it was asked.
 function serverLines(results) {
   const env = results.environment || {};
@@ -60,8 +67,9 @@ function serverLines(results) {
 
 // Rows of a table whose figures come from elsewhere (the article) carry no
 // run version, whatever an older results.json recorded.
-function tableRows(table) {
+function tableRows(table, results) {
   if (table.source) return table.rows.map((r) => ({ ...r, version: '' }));
+  if (results && serverProduct(results)) return table.rows.map((r) => ({ ...r, version: shortVersionLabel(results, r.version) }));
   return table.rows;
 }
 
@@ -109,6 +117,6 @@ function exists(dir, rel) {
 }
 
 module.exports = {
-  VERDICTS, readResults, serverProduct, versionLabel, serverLines, tableRows, hasVersionColumn,
+  VERDICTS, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
   sourceLabel, verdictCounts, verdictSummary, cellText, gib, exists,
 };

@@ -36,10 +36,10 @@ function environment(r) {
   return `<dl class="env">\n${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('\n')}\n</dl>`;
 }
 
-function htmlTable(name, t, dir) {
+function htmlTable(name, t, dir, r) {
   const v = m.hasVersionColumn(t);
   const head = (v ? ['version'] : []).concat(t.columns);
-  const body = m.tableRows(t).map((row) => `<tr>${(v ? [row.version] : []).concat(row.values)
+  const body = m.tableRows(t, r).map((row) => `<tr>${(v ? [row.version] : []).concat(row.values)
     .map((x) => td(x, m.cellText(x))).join('')}</tr>`);
   const csv = !dir || m.exists(dir, `${name}.csv`) ? ` <a href="${esc(name)}.csv">${esc(name)}.csv</a>` : '';
   return `<section class="table" id="table-${esc(name)}">
@@ -77,7 +77,7 @@ function renderHtml(r, charts, dir) {
   out.push('<section id="done"><h2>What was done</h2><ul>');
   for (const s of r.stages || []) out.push(`<li>${esc(s.name)}${s.label ? ` (${esc(s.label)})` : ''}: ${esc(s.seconds)} s</li>`);
   out.push('</ul>');
-  for (const n of r.notes || []) out.push(`<p>${n.version ? `<strong>[${esc(m.versionLabel(r, n.version))}]</strong> ` : ''}${inline(n.text)}</p>`);
+  for (const n of r.notes || []) out.push(`<p>${n.version ? `<strong>[${esc(m.shortVersionLabel(r, n.version))}]</strong> ` : ''}${inline(n.text)}</p>`);
   if ((r.knobs || []).length) {
     out.push('<p>Server parameters changed during the run (restored at cleanup):</p><ul>');
     for (const k of r.knobs) out.push(`<li><code>${esc(k.name)}</code>: ${esc(JSON.stringify(k.old))} → ${esc(JSON.stringify(k.new))}${k.target ? ` on ${esc(k.target)}` : ''}</li>`);
@@ -85,7 +85,7 @@ function renderHtml(r, charts, dir) {
   }
   out.push('</section>');
   const names = Object.keys(r.tables || {}).sort();
-  if (names.length) out.push('<section id="tables"><h2>Tables</h2>', ...names.map((n) => htmlTable(n, r.tables[n], dir)), '</section>');
+  if (names.length) out.push('<section id="tables"><h2>Tables</h2>', ...names.map((n) => htmlTable(n, r.tables[n], dir, r)), '</section>');
   if (charts.length) out.push('<section id="charts"><h2>Charts</h2>', ...charts.map((c) => figure(c)), '</section>');
   if ((r.logExcerpts || []).length) {
     out.push('<section id="logs"><h2>Log excerpts</h2><ul>');

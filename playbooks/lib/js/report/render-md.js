@@ -6,11 +6,11 @@ const m = require('./model');
 
 const cell = (v) => m.cellText(v).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function mdTable(table) {
+function mdTable(table, results) {
   const v = m.hasVersionColumn(table);
   const head = (v ? ['version'] : []).concat(table.columns);
   const out = [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
-  for (const r of m.tableRows(table)) out.push(`| ${(v ? [r.version] : []).concat(r.values).map(cell).join(' | ')} |`);
+  for (const r of m.tableRows(table, results)) out.push(`| ${(v ? [r.version] : []).concat(r.values).map(cell).join(' | ')} |`);
   return out;
 }
 
@@ -46,7 +46,7 @@ function renderMarkdown(results, charts, dir) {
   out.push(`- Tools: ${Object.entries(env.tools || {}).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   out.push('', '## What was done', '');
   for (const s of r.stages || []) out.push(`- ${s.name}${s.label ? ` (${s.label})` : ''}: ${s.seconds} s`);
-  for (const n of r.notes || []) out.push('', `${n.version ? `**[${m.versionLabel(r, n.version)}]** ` : ''}${n.text}`);
+  for (const n of r.notes || []) out.push('', `${n.version ? `**[${m.shortVersionLabel(r, n.version)}]** ` : ''}${n.text}`);
   if ((r.knobs || []).length) {
     out.push('', 'Server parameters changed during the run (restored at cleanup):', '');
     for (const k of r.knobs) out.push(`- \`${k.name}\`: ${JSON.stringify(k.old)} -> ${JSON.stringify(k.new)}${k.target ? ` on ${k.target}` : ''}`);
@@ -58,7 +58,7 @@ function renderMarkdown(results, charts, dir) {
       const t = r.tables[name];
       out.push('', `### ${t.title}`, '');
       if (t.source) out.push(`*${m.sourceLabel(t)}*`, '');
-      out.push(...mdTable(t), '', `Data: [${name}.csv](${name}.csv)`);
+      out.push(...mdTable(t, r), '', `Data: [${name}.csv](${name}.csv)`);
     }
   }
   if (charts.length) {
