@@ -60,7 +60,7 @@ function spec(chart, table) {
       title: chart.ylabel || chart.y.join(', '),
       scale: chart.logy ? { type: 'log' } : { zero: false },
     },
-    color: { field: 'series', type: 'nominal', title: chart.group || 'series', legend: { orient: 'bottom', columns: 3 } },
+    color: { field: 'series', type: 'nominal', title: chart.group || 'series', legend: { orient: 'bottom', columns: 2, labelLimit: 360 } },
     tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'y' }],
   };
   const mark = MARKS[chart.style] || MARKS.linespoints;

@@ -103,6 +103,20 @@ function cellText(v) {
   return JSON.stringify(v);
 }
 
+// Host and CPU lines with what was recorded only (an article's machine is
+// mostly unknown): '' when nothing was.
+function hostLine(host) {
+  const sys = [host.kernel, host.arch].filter(Boolean).join(', ');
+  return [host.name, host.os].filter(Boolean).join(', ') + (sys ? ` (${sys})` : '');
+}
+
+function cpuLine(host) {
+  const parts = [];
+  if (host.cpu || host.cpus) parts.push(`${host.cpu || 'CPU'}${host.cpus ? `, ${host.cpus} cores` : ''}`);
+  if (host.memoryBytes) parts.push(`memory ${gib(host.memoryBytes)} GiB`);
+  return parts.join('; ');
+}
+
 function gib(bytes) {
   return Math.round(((bytes || 0) / 1073741824) * 10) / 10;
 }
@@ -118,5 +132,5 @@ function exists(dir, rel) {
 
 module.exports = {
   VERDICTS, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
-  sourceLabel, verdictCounts, verdictSummary, cellText, gib, exists,
+  sourceLabel, verdictCounts, verdictSummary, cellText, gib, hostLine, cpuLine, exists,
 };

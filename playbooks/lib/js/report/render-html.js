@@ -26,8 +26,8 @@ function environment(r) {
   const scale = env.scale || {};
   const servers = m.serverLines(r);
   const items = [
-    ['Host', `${host.name || '?'}, ${host.os || '?'} (${host.kernel || '?'}, ${host.arch || '?'})`],
-    ['CPU', `${host.cpu || '?'}, ${host.cpus || '?'} cores; memory ${m.gib(host.memoryBytes)} GiB`],
+    ['Host', m.hostLine(host) || 'not recorded'],
+    ['CPU', m.cpuLine(host) || 'not recorded'],
     ['Topology', `${topo.summary || '?'}${topo.extraServerOptions ? `; server options: ${topo.extraServerOptions}` : ''}`],
     ['Scale', `${scale.name || '?'} ${Object.entries(scale.params || {}).map(([k, v]) => `${k}=${v}`).join(' ')}`],
     ['Server', servers.length ? servers.join('; ') : 'none'],

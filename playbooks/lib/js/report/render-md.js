@@ -35,8 +35,8 @@ function renderMarkdown(results, charts, dir) {
     out.push(`No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.`);
   }
   out.push('', '## Environment', '');
-  out.push(`- Host: ${host.name || '?'}, ${host.os || '?'} (${host.kernel || '?'}, ${host.arch || '?'})`);
-  out.push(`- CPU: ${host.cpu || '?'}, ${host.cpus || '?'} cores; memory ${m.gib(host.memoryBytes)} GiB`);
+  out.push(`- Host: ${m.hostLine(host) || 'not recorded'}`);
+  out.push(`- CPU: ${m.cpuLine(host) || 'not recorded'}`);
   const topo = env.topology || {};
   out.push(`- Topology: ${topo.summary || '?'}${topo.extraServerOptions ? `; server options: \`${topo.extraServerOptions}\`` : ''}`);
   const scale = env.scale || {};
