@@ -139,10 +139,11 @@ records() {
   load_framework
   PB_ROOT="${BATS_TEST_TMPDIR}/checkout"
   PB_REPORT_DIR="${PB_ROOT}/reports/unit-lab/20260101T000000Z"
+  # shellcheck disable=SC2034 # read by pb::report_write
   PB_STAGE_NAMES=() PB_STAGE_LABELS=() PB_STAGE_SECONDS=()
   mkdir -p "$PB_REPORT_DIR"
   pb::verdict --claim "c" --expected "e" --observed "o" --result REPRODUCED
-  run pb::report_write done
+  run pb::report_write "done"
   assert_success
   run grep -o 'href="[^"]*"' "${PB_ROOT}/reports/index.html"
   assert_output 'href="unit-lab/20260101T000000Z/report.html"'
@@ -151,16 +152,19 @@ records() {
 @test "a report folder elsewhere leaves every index alone" {
   load_framework
   PB_ROOT="${BATS_TEST_TMPDIR}/checkout"
+  # shellcheck disable=SC2034 # read by pb::report_write
   PB_STAGE_NAMES=() PB_STAGE_LABELS=() PB_STAGE_SECONDS=()
   mkdir -p "$REPORT" "${PB_ROOT}/reports"
-  run pb::report_write done
+  run pb::report_write "done"
   assert_success
   [[ -s "${REPORT}/report.html" && ! -e "${PB_ROOT}/reports/index.html" ]]
 }
 
 @test "the environment names a FerretDB target from preflight's buildInfo, not by the MongoDB version it reports" {
   load_framework
+  # shellcheck disable=SC2034 # read by pb::_record_environment
   PB_TOPOLOGY=uri PB_URI=mongodb://127.0.0.1:1/ PB_SCALE=() PB_MONGOD_ARGS=() PB_EXTRA_TOOLS=()
+  # shellcheck disable=SC2034
   PB_SERVER_INFO='{"version":"7.0.42","ferretdb":"v1.24.2","setName":null,"msg":null,"exists":false,"owner":null}'
   pb::_record_environment
   run records 'select(.type == "environment") | .server'
@@ -169,7 +173,9 @@ records() {
 
 @test "the environment of a MongoDB target says MongoDB" {
   load_framework
+  # shellcheck disable=SC2034 # read by pb::_record_environment
   PB_TOPOLOGY=uri PB_URI=mongodb://127.0.0.1:1/ PB_SCALE=() PB_MONGOD_ARGS=() PB_EXTRA_TOOLS=()
+  # shellcheck disable=SC2034
   PB_SERVER_INFO='{"version":"8.0.4","ferretdb":null,"setName":"rs","msg":null,"exists":false,"owner":null}'
   pb::_record_environment
   run records 'select(.type == "environment") | .server'
@@ -178,11 +184,12 @@ records() {
 
 @test "rows of a table declared with a source (the article's figures) carry no run version" {
   load_framework
+  # shellcheck disable=SC2034 # read by pb::mongosh_stage
   PB_VERSION=8.0.4
   printf '%s\n' "(() => { stage.table('article', 'The article', ['a'], { source: 'article', setup: 'MongoDB 3.0.1, a laptop' }); stage.row('article', [1]); stage.table('mine', 'Mine', ['a']); stage.row('mine', [2]); })();" \
     >"${BATS_TEST_TMPDIR}/source.js"
   pb::mongosh_stage --nodb "${BATS_TEST_TMPDIR}/source.js"
-  pb::_results_json done >"${BATS_TEST_TMPDIR}/results.json"
+  pb::_results_json "done" >"${BATS_TEST_TMPDIR}/results.json"
   run jq -c '[.tables.article.source, .tables.article.rows[0].version, .tables.mine.rows[0].version]' "${BATS_TEST_TMPDIR}/results.json"
   assert_output '[{"kind":"article","setup":"MongoDB 3.0.1, a laptop"},"","8.0.4"]'
 }
