@@ -98,8 +98,13 @@ records() {
   assert_success
   run "$DEMO" --topology none --report-dir "${BATS_TEST_TMPDIR}/b"
   assert_success
+  cd "$BATS_TEST_TMPDIR"
+  run "${DBA_LAB_ROOT}/playbooks/report" a b
+  assert_success
+  assert_output $'a/report.html\nb/report.html\ncomparison.html'
   run "${DBA_LAB_ROOT}/playbooks/report" --out "${BATS_TEST_TMPDIR}/compare.html" "${BATS_TEST_TMPDIR}/a" "${BATS_TEST_TMPDIR}/b"
   assert_success
+  cmp -s comparison.html compare.html
   run grep -c -F '<a href="a/report.html">' "${BATS_TEST_TMPDIR}/compare.html"
   assert_output 1
   run grep -c -F 'data-chart="sizes"' "${BATS_TEST_TMPDIR}/compare.html"
@@ -109,8 +114,9 @@ records() {
 @test "playbooks/report --index lists every report under a folder, newest first" {
   mkdir -p "${BATS_TEST_TMPDIR}/reports/demo-lab"
   cp -R "${DBA_LAB_ROOT}/tests/fixtures/reports/capped-pubsub" "${DBA_LAB_ROOT}/tests/fixtures/reports/routing-refresh" "${BATS_TEST_TMPDIR}/reports/demo-lab/"
-  run "${DBA_LAB_ROOT}/playbooks/report" --index "${BATS_TEST_TMPDIR}/reports" \
-    "${BATS_TEST_TMPDIR}/reports/demo-lab/capped-pubsub" "${BATS_TEST_TMPDIR}/reports/demo-lab/routing-refresh"
+  run "${DBA_LAB_ROOT}/playbooks/report" "${BATS_TEST_TMPDIR}/reports/demo-lab/capped-pubsub"
+  assert_success
+  run "${DBA_LAB_ROOT}/playbooks/report" --index "${BATS_TEST_TMPDIR}/reports" "${BATS_TEST_TMPDIR}/reports/demo-lab/routing-refresh"
   assert_success
   run grep -o 'href="[^"]*"' "${BATS_TEST_TMPDIR}/reports/index.html"
   assert_output $'href="demo-lab/routing-refresh/report.html"\nhref="demo-lab/capped-pubsub/report.html"'

@@ -29,7 +29,7 @@ code { font: 0.9em ui-monospace, Menlo, Consolas, monospace; background: #f3f3f3
 table { border-collapse: collapse; margin: .5rem 0; font-size: .9rem; }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f5f5f5; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; } table.index code { white-space: nowrap; }
 .verdict { font-weight: 700; white-space: nowrap; padding: 0 .35em; border-radius: 3px; border: 1px solid currentColor; }
 .v-yes { color: var(--yes); } .v-no { color: var(--no); } .v-na { color: var(--na); }
 .warning { border-left: 4px solid var(--no); background: #fdf1f0; padding: .5rem .8rem; }

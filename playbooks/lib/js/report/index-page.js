@@ -25,9 +25,13 @@ function findReports(root, depth = 3) {
   return found;
 }
 
+// The server versions of the run; without a server (modelled figures), the
+// versions its verdicts name.
 function versionsOf(r) {
-  const vs = ((r.environment || {}).versions || []).map((v) => m.versionLabel(r, v.server || v.resolved || v.requested));
-  return vs.filter(Boolean).join(', ') || 'none';
+  const vs = ((r.environment || {}).versions || []).map((v) => m.versionLabel(r, v.server || v.resolved || v.requested)).filter(Boolean);
+  if (vs.length) return vs.join(', ');
+  const named = [...new Set((r.verdicts || []).map((v) => v.version).filter(Boolean))];
+  return named.length ? `${named.join(', ')} (no server)` : 'not recorded';
 }
 
 function entries(root) {
