@@ -41,9 +41,9 @@ function pngSize(file) {
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20), bytes: b.length };
 }
 
-function shoot(page, png) {
+function shoot(page, png, media = 'screen') {
   const flags = typeof WebSocket === 'undefined' ? ['--experimental-websocket', '--no-warnings'] : [];
-  const out = execFileSync(process.execPath, [...flags, SHOT, chromium, page, png], { encoding: 'utf8', timeout: 60000 });
+  const out = execFileSync(process.execPath, [...flags, SHOT, chromium, page, png, media], { encoding: 'utf8', timeout: 60000 });
   return JSON.parse(out.trim().split('\n').pop());
 }
 
@@ -82,6 +82,16 @@ for (const name of ['array-push-oplog', 'capped-pubsub', 'change-stream-resume',
     assert.ok(size.height >= 300 && size.bytes > 10000, `a screenshot with content (${size.height} px, ${size.bytes} bytes)`);
   });
 }
+
+test('printed (print media), a report keeps its charts and fits the page width', { skip }, async () => {
+  const { list, shots } = await pages;
+  const page = list.find((p) => p.name === 'mongodump-raw-bson');
+  const png = path.join(shots, 'mongodump-raw-bson-print.png');
+  const seen = shoot(page.file, png, 'print');
+  assert.deepEqual(seen.errors, []);
+  assert.equal(seen.svgs, page.charts);
+  assert.ok(seen.width <= 1200, `no horizontal overflow (${seen.width} px)`);
+});
 
 test('the browser check sees a console error and a file that fails to load', { skip }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-browser-bad-'));

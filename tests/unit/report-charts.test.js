@@ -62,3 +62,12 @@ test('a chart on a missing or empty table says why it is not drawn', async () =>
   assert.match((await charts.render(chart({}), { tables: {} })).error, /table t was not recorded/);
   assert.match((await charts.render(chart({}), { tables: { t: table([]) } })).error, /no numeric x\/y values/);
 });
+
+test('versions side by side: one titled panel per version in the SVG, sharing the y scale', async () => {
+  const t = table([{ version: '4.4.29', values: ['A', 1, 10, 0] }, { version: '4.4.29', values: ['A', 2, 30, 0] }, { version: '8.0.4', values: ['A', 1, 4, 0] }, { version: '8.0.4', values: ['A', 2, 6, 0] }]);
+  const r = await charts.render(chart({ group: 'run' }), { tables: { t } });
+  assert.match(r.svg, />4\.4\.29<\/text>/);
+  assert.match(r.svg, />8\.0\.4<\/text>/);
+  assert.match(r.svg, />MongoDB version<\/text>/);
+  assert.equal((r.svg.match(/aria-roledescription="line mark"/g) || []).length, 2);
+});

@@ -1,5 +1,5 @@
 'use strict';
-// node [--experimental-websocket] page-shot.js CHROMIUM PAGE.html SHOT.png
+// node [--experimental-websocket] page-shot.js CHROMIUM PAGE.html SHOT.png [print]
 // Loads a page in headless Chromium through the DevTools protocol, takes a
 // full-page screenshot and prints JSON: {errors, title, svgs, width, height}.
 // errors: console errors, uncaught exceptions and failed loads (Log domain).
@@ -61,14 +61,17 @@ function client(url) {
   };
 }
 
-async function main([chromium, page, shot]) {
+async function main([chromium, page, shot, media]) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-chromium-'));
-  const child = spawn(chromium, [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore' });
+  // Its own process group: the browser's helper processes end with it.
+  const child = spawn(chromium, [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
+  const exited = new Promise((r) => child.once('exit', r));
+  let cdp;
   try {
     const port = await waitForPort(profile, child);
     const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
     const target = targets.find((t) => t.type === 'page');
-    const cdp = client(target.webSocketDebuggerUrl);
+    cdp = client(target.webSocketDebuggerUrl);
     await cdp.opened;
     const errors = [];
     let loaded;
@@ -87,10 +90,14 @@ async function main([chromium, page, shot]) {
     await cdp.send('Runtime.enable');
     await cdp.send('Log.enable');
     await cdp.send('Page.enable');
+    // print: the page as its @media print rules lay it out.
+    if (media === 'print') await cdp.send('Emulation.setEmulatedMedia', { media: 'print' });
     await cdp.send('Page.navigate', { url: `file://${path.resolve(page)}` });
     let timer;
     const timeout = new Promise((resolve, reject) => { timer = setTimeout(() => reject(new Error('page did not load in 20 s')), 20000); });
     await Promise.race([load, timeout]).finally(() => clearTimeout(timer));
+    // Log entries of a failed load can trail the load event a little.
+    await sleep(300);
     const { result } = await cdp.send('Runtime.evaluate', {
       returnByValue: true,
       expression: 'JSON.stringify({title: document.title, svgs: document.querySelectorAll("figure svg").length, width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight})',
@@ -100,12 +107,18 @@ async function main([chromium, page, shot]) {
     await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1200, height, deviceScaleFactor: 1, mobile: false });
     const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
     fs.writeFileSync(shot, Buffer.from(data, 'base64'));
-    cdp.close();
     process.stdout.write(`${JSON.stringify({ errors, ...info })}\n`);
   } finally {
-    child.kill('SIGKILL');
-    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-    fs.rmSync(profile, { recursive: true, force: true });
+    if (cdp) {
+      cdp.send('Browser.close').catch(() => {});
+      await Promise.race([exited, sleep(5000)]);
+      cdp.close();
+    }
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid, 'SIGKILL');
+      await exited;
+    }
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 

@@ -39,7 +39,11 @@ figure { margin: 1rem 0; break-inside: avoid; } figure svg { max-width: 100%; he
 figcaption { color: var(--muted); font-size: .85rem; }
 dl.env { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; } dl.env dt { font-weight: 600; } dl.env dd { margin: 0; }
 .side { display: flex; flex-wrap: wrap; gap: 1rem; } .side > figure { flex: 1 1 420px; }
-@media print { body { max-width: none; padding: 0; font-size: 11pt; } a { color: inherit; } h2 { break-after: avoid; } table, figure { break-inside: avoid; } }
+@media print {
+  body { max-width: none; padding: 0; font-size: 10pt; } a { color: inherit; } h2, h3 { break-after: avoid; }
+  figure, tr { break-inside: avoid; } .scroll { overflow: visible; }
+  table { font-size: 7.5pt; width: 100%; } th, td { padding: 1px 3px; overflow-wrap: anywhere; }
+}
 `;
 
 function page(title, body) {
