@@ -6,7 +6,7 @@
 #   ./setup/install.sh --snippet-index register this checkout's snippet index with mongosh
 #
 # Options:
-#   --yes        install system packages (jq, gnuplot) without asking
+#   --yes        install system packages (jq; chromium when CI=true) without asking
 #   --no-system  never touch system packages; say what to install instead
 #   --quiet      print only what is being installed, and errors
 #   -h, --help   this text
@@ -164,7 +164,6 @@ system_installer() {
 package_name() {
   local tool="$1"
   case "${tool}:$(have apt-get && echo apt || echo brew)" in
-    gnuplot:apt) printf 'gnuplot-nox' ;;
     *) printf '%s' "$tool" ;;
   esac
 }
@@ -177,20 +176,29 @@ confirm() {
   [[ "$answer" == [yY]* ]]
 }
 
-# jq is required (reports, tests); gnuplot only draws report charts.
+# CI (CI=true) runs the browser tests of the HTML reports; elsewhere they are
+# skipped visibly when no chromium is found, so a laptop is not asked for it.
+wants_chromium() {
+  [[ "${CI:-}" == true ]] && have apt-get
+}
+
+# jq is required (reports, tests); chromium only in CI, for the report pages' browser tests.
 install_system_packages() {
-  local missing=() tool installer packages=()
-  for tool in jq gnuplot; do
+  local missing=() tool installer packages=() tools=(jq)
+  if wants_chromium; then tools+=(chromium); fi
+  for tool in "${tools[@]}"; do
     have "$tool" || missing+=("$tool")
   done
-  ((${#missing[@]})) || { say "jq and gnuplot: present"; return; }
+  ((${#missing[@]})) || { say "${tools[*]}: present"; return; }
   for tool in "${missing[@]}"; do packages+=("$(package_name "$tool")"); done
   installer=$(system_installer)
-  if ((NO_SYSTEM)) || [[ -z "$installer" ]] || ! confirm "Install ${packages[*]} system-wide with '${installer}'?"; then
+  # CI has no terminal to answer; CI=true is its yes.
+  if ((NO_SYSTEM)) || [[ -z "$installer" ]] \
+    || { [[ "${CI:-}" != true ]] && ! confirm "Install ${packages[*]} system-wide with '${installer}'?"; }; then
     if [[ " ${missing[*]} " == *" jq "* ]]; then
       die "jq not found: install it (Debian/Ubuntu: apt-get install jq; macOS: brew install jq), then run this again"
     fi
-    say "gnuplot not found: reports will have no PNG charts (Debian/Ubuntu: apt-get install gnuplot-nox; macOS: brew install gnuplot)"
+    say "chromium not found: the browser tests of the report pages will be skipped (apt-get install chromium)"
     return
   fi
   step "system packages: ${installer} ${packages[*]}"
@@ -256,7 +264,7 @@ tool_version() {
     mlaunch) "$path" --version 2>&1 | awk 'NR==1 {print $3}' ;;
     shellcheck) "$path" --version | awk '/^version:/ {print $2}' ;;
     jq) "$path" --version ;;
-    gnuplot) "$path" --version | awk '{print $2}' ;;
+    chromium) "$path" --version 2>/dev/null | awk '{print $2}' ;;
     go) "$path" version | awk '{print $3}' ;;
     mongodump|mongorestore|mongoexport|bsondump) "$path" --version 2>/dev/null | awk 'NR==1 {print $NF}' ;;
     bats-support|bats-assert) node -p "require('${path}/package.json').version" ;;
@@ -293,7 +301,7 @@ check() {
   check_row mlaunch required "$setup" || absent=1
   check_row shellcheck required "$setup" || absent=1
   check_row jq required "apt-get install jq, or brew install jq" || absent=1
-  check_row gnuplot optional "charts in reports: apt-get install gnuplot-nox, or brew install gnuplot" || true
+  check_row chromium optional "browser tests of the report pages: apt-get install chromium (setup installs it when CI=true)" || true
   check_row go optional "builds the Database Tools and the FerretDB test server: https://go.dev/dl" || true
   local tool
   for tool in "${DB_TOOLS[@]}"; do

@@ -274,7 +274,7 @@ pb::help() {
   if [[ -n "${PB_EXAMPLES:-}" ]]; then
     printf '\nExamples:\n%s\n' "$PB_EXAMPLES"
   fi
-  printf '\nReport: report.md, results.json, a CSV per table, PNG charts (gnuplot), log excerpts.\n'
+  printf '\nReport: report.html, report.md, results.json, a CSV per table, SVG charts, log excerpts.\n'
   printf 'Exit codes: 0 done (verdicts in the report), 1 failure, 2 usage error, 3 preflight failed,\n'
   printf '            130/143 interrupted (Ctrl-C / TERM) after cleanup.\n'
   if [[ -f "${PB_ROOT}/playbooks/${PB_NAME}.md" ]]; then

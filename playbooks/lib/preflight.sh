@@ -101,9 +101,6 @@ pb::_check_tools() {
     esac
     pb::preflight_ok "${t} ${v:-(version unknown)}"
   done < <(pb::_required_tools)
-  if ! command -v gnuplot >/dev/null 2>&1; then
-    pb::info "  note gnuplot not found: the report will have CSV tables but no PNG charts (apt-get install gnuplot-nox, or brew install gnuplot)"
-  fi
 }
 
 # Resolves each requested version to binaries: PB_BINPATHS[i] for PB_VERSIONS[i]
@@ -209,7 +206,7 @@ pb::_check_uri() {
   js='const h = db.adminCommand({hello: 1}), b = db.adminCommand({buildInfo: 1}); '
   js+='const n = db.adminCommand({listDatabases: 1, nameOnly: true, filter: {name: DB_NAME}}).databases.length; '
   js+='const o = n ? db.getSiblingDB(DB_NAME).getCollection("_dbalab_owner").findOne({_id: "owner"}) : null; '
-  js+='print(JSON.stringify({version: b.version, setName: h.setName || null, msg: h.msg || null, exists: n > 0, owner: o}))'
+  js+='print(JSON.stringify({version: b.version, ferretdb: b.ferretdbVersion || null, setName: h.setName || null, msg: h.msg || null, exists: n > 0, owner: o}))'
   js=${js//DB_NAME/$(jq -nc --arg n "$PB_DB_NAME" '$n')}
   info=''
   if ! pb::mongosh_eval info --uri "$(pb::_uri_with_timeout "$PB_URI")" --read-only "$js"; then
@@ -223,7 +220,7 @@ pb::_check_uri() {
     return 0
   fi
   PB_SERVER_INFO=$info
-  pb::preflight_ok "--uri reachable: MongoDB $(jq -r .version <<<"$info")$(jq -r 'if .setName then ", replica set " + .setName elif .msg == "isdbgrid" then ", mongos" else ", standalone" end' <<<"$info")"
+  pb::preflight_ok "--uri reachable: $(jq -r 'if .ferretdb then "FerretDB \(.ferretdb) (answers buildInfo as MongoDB \(.version))" else "MongoDB \(.version)" end' <<<"$info")$(jq -r 'if .setName then ", replica set " + .setName elif .msg == "isdbgrid" then ", mongos" else ", standalone" end' <<<"$info")"
   if [[ "$(jq -r .exists <<<"$info")" == true ]]; then
     pb::preflight_fail "database ${PB_DB_NAME} already exists on the target" \
       "it is left by an earlier run ($(jq -r 'if .owner then "run " + .owner.runId + " of " + (.owner.created | tostring) else "or by someone else" end' <<<"$info")); this run only drops what it created: drop it yourself with mongosh \"URI\" --eval 'db.getSiblingDB(\"${PB_DB_NAME}\").dropDatabase()' if it is not needed"

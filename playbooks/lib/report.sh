@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # globals are shared between the framework files
 # Measurements, tables, charts, verdicts and log excerpts, and the report
-# directory built from them: report.md, results.json (jq), one CSV per table,
-# PNG charts through gnuplot when present (the report says when not), logs/.
+# directory built from them: results.json (jq), one CSV per table, logs/, and
+# from results.json report.md, report.html and SVG charts (js/report).
 #
 # Everything is first appended as one JSON object per line to $PB_RECORDS,
 # from bash (these functions) and from mongosh stages (stage.measure() etc. in
@@ -119,8 +119,10 @@ pb::_verdict_colour() {
 # pb::chart NAME --table T --x COLUMN --y COLUMN[,COLUMN...] [--group COLUMN]
 #           [--title T] [--xlabel T] [--ylabel T] [--logx] [--logy]
 #           [--style lines|points|linespoints]
-# A PNG (charts/NAME.png) drawn by gnuplot at report time; one series per
-# --y column, times one per distinct --group value (e.g. version, run).
+# charts/NAME.svg and its Vega-Lite spec charts/NAME.vl.json, drawn in Node at
+# report time; one series per --y column, times one per distinct --group value
+# (e.g. version, run); a table with rows of several versions is drawn one panel
+# per version, side by side.
 pb::chart() {
   local name="$1" table='' x='' y='' group='' title='' xlabel='' ylabel='' logx=false logy=false style=linespoints
   shift
@@ -231,7 +233,6 @@ pb::_ask_tool_version() {
     mongosh|m) "$1" --version 2>/dev/null | head -n 1 ;;
     mlaunch) mlaunch --version 2>&1 | awk 'NR == 1 {print $3}' ;;
     jq) jq --version 2>/dev/null ;;
-    gnuplot) gnuplot --version 2>/dev/null | awk '{print $2 "." $4}' ;;
     mongodump|mongorestore|mongoexport) "$1" --version 2>/dev/null | awk 'NR == 1 {print $NF}' ;;
     node) node --version 2>/dev/null | sed 's/^v//' ;;
     python3) python3 --version 2>&1 | awk '{print $2}' ;;
@@ -240,9 +241,9 @@ pb::_ask_tool_version() {
 
 # Records the host, tools, topology and scale once (results.json "environment").
 pb::_record_environment() {
-  local tools=() t v scale_json
-  # The tools this run used (pb::_required_tools), bash and gnuplot.
-  for t in bash $(pb::_required_tools) gnuplot; do
+  local tools=() t v scale_json server_json=null
+  # The tools this run used (pb::_required_tools), bash and node (the report).
+  for t in bash $(pb::_required_tools) node; do
     if [[ "$t" == bash ]]; then
       v=$BASH_VERSION
     elif command -v "$t" >/dev/null 2>&1; then
@@ -258,7 +259,14 @@ pb::_record_environment() {
     scale_json=$(for t in "${!PB_SCALE[@]}"; do printf '%s\t%s\n' "$t" "${PB_SCALE[$t]}"; done \
       | jq -R "${PB_JQ_TYPED}"'split("\t") | {(.[0]): (.[1] | typed)}' | jq -s 'add // {}')
   fi
+  # FerretDB answers buildInfo with a MongoDB version; preflight's --uri probe
+  # keeps its ferretdbVersion, so the report can name the server for what it is.
+  if [[ -n "${PB_SERVER_INFO:-}" ]]; then
+    server_json=$(jq -c 'if .ferretdb then {product: "FerretDB", version: .ferretdb, reportsAs: .version}
+      else {product: "MongoDB", version: .version, reportsAs: .version} end' <<<"$PB_SERVER_INFO" 2>/dev/null) || server_json=null
+  fi
   pb::_record "$(jq -nc \
+    --argjson server "${server_json:-null}" \
     --arg host "$(hostname 2>/dev/null || uname -n)" --arg os "$(pb::_os_name)" \
     --arg kernel "$(uname -sr)" --arg arch "$(uname -m)" --arg cpu "$(pb::_cpu_model)" \
     --argjson cpus "$(pb::_cpu_count)" --argjson mem "$(pb::_memory_bytes)" \
@@ -276,6 +284,7 @@ pb::_record_environment() {
          else {nodes: $nodes, arbiter: ($arbiter == 1), shards: $shards, configServers: $configs,
                mongos: $mongos, firstPort: ($port | tonumber), dir: $dir, extraServerOptions: $mongodArgs} end)),
       scale: {name: $scale, params: $scaleParams},
+      server: $server,
       tools: ($ARGS.positional | map(split("=") | {(.[0]): (.[1:] | join("="))}) | add)}' \
     --args "${tools[@]}")"
 }
@@ -294,7 +303,7 @@ pb::_results_json() {
   stages=$(for i in "${!PB_STAGE_NAMES[@]}"; do
     printf '%s\t%s\t%s\n' "${PB_STAGE_NAMES[$i]}" "${PB_STAGE_LABELS[$i]}" "${PB_STAGE_SECONDS[$i]}"
   done | jq -R 'split("\t") | {name: .[0], label: .[1], seconds: (.[2] | tonumber)}' | jq -s '.')
-  jq -s --arg status "$status" --arg name "$PB_NAME" --arg title "$PB_TITLE" \
+  jq -s --arg status "$status" --arg name "$PB_NAME" --arg title "$PB_TITLE" --arg description "${PB_DESCRIPTION:-}" \
     --arg started "$PB_STARTED" --arg finished "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
     --argjson seconds "$((SECONDS - PB_T0))" --arg failure "${PB_FAILURE:-}" \
     --arg command "$(pb::redact "$(pb::quote "$0" "${PB_ARGV[@]}")")" \
@@ -303,7 +312,7 @@ pb::_results_json() {
     . as $r
     | ($r | of("table")) as $tables
     | {
-        schema: 1, playbook: $name, title: $title, runId: $runId, status: $status,
+        schema: 1, playbook: $name, title: $title, description: $description, runId: $runId, status: $status,
         failure: (if $failure == "" then null else $failure end),
         command: $command, started: $started, finished: $finished, durationSeconds: $seconds,
         environment: ((($r | of("environment") | .[0]) // {}) + {versions: ($r | of("version"))}),
@@ -311,8 +320,9 @@ pb::_results_json() {
         measurements: ($r | of("measure")),
         tables: (reduce ($r[] | select(.type == "table" or .type == "row")) as $x ({};
           if $x.type == "table" then .[$x.name] = (.[$x.name] // {rows: []}) + {title: $x.title, columns: $x.columns}
+               + (if $x.source then {source: $x.source} else {} end)
           else .[$x.table] = (.[$x.table] // {title: $x.table, columns: (($x.row // {}) | keys_unsorted), rows: []})
-               | .[$x.table].rows += [{version: $x.version,
+               | .[$x.table].rows += [{version: (if .[$x.table].source then "" else $x.version end),
                    values: (if $x.values then $x.values
                             else [.[$x.table].columns[] as $c | $x.row[$c]] end)}] end)),
         verdicts: ($r | of("verdict")),
@@ -335,130 +345,12 @@ pb::_write_csvs() {
   done < <(jq -r '.tables | keys[]' "$results")
 }
 
-# Draws each chart with gnuplot, or writes why not; keeps the gnuplot script.
-pb::_write_charts() {
-  local dir="$1" results="$2" name terminal=png
-  PB_CHART_STATUS=()
-  [[ "$(jq '.charts | length' "$results")" -gt 0 ]] || return 0
-  mkdir -p "${dir}/charts"
-  if command -v gnuplot >/dev/null 2>&1 && gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then
-    terminal=pngcairo
-  fi
-  while IFS= read -r name; do
-    # One data file per series: "x y" lines, numeric rows only.
-    jq -r --arg n "$name" --arg dir "${dir}/charts" --arg term "$terminal" '
-      def q: tostring | gsub("\""; "\u0027");
-      (.charts[] | select(.name == $n)) as $c
-      | .tables[$c.table] as $t
-      | ($t.columns | index($c.x)) as $xi
-      | ($t.columns | if $c.group == "" then null else index($c.group) end) as $gi
-      | [$t.rows[] | {g: (if $c.group == "version" then .version elif $gi == null then "" else (.values[$gi] | tostring) end), v: .values}]
-      | group_by(.g) as $groups
-      | [ $c.y[] as $y | ($t.columns | index($y)) as $yi | $groups[]
-          | {title: ([(if .[0].g != "" then .[0].g else empty end), (if ($c.y | length) > 1 or .[0].g == "" then $y else empty end)] | join(" ")),
-             data: (map([.v[$xi], .v[$yi]] | select(.[0] | type == "number") | select(.[1] | type == "number")) | map(map(tostring) | join(" ")) | join("\n"))} ]
-      | to_entries
-      | (.[] | "#DATA \(.key)\n\(.value.data)"),
-        "#SCRIPT",
-        "set terminal \($term) size 960,560",
-        "set output \"\($dir)/\($n).png\"",
-        "set title \"\($c.title | q)\"",
-        "set xlabel \"\($c.xlabel | q)\"",
-        "set ylabel \"\($c.ylabel | q)\"",
-        "set grid",
-        "set key left top",
-        (if $c.logx then "set logscale x" else empty end),
-        (if $c.logy then "set logscale y" else empty end),
-        "plot " + ([.[] | "\"\($dir)/\($n)-\(.key).dat\" using 1:2 with \($c.style) title \"\(.value.title | q)\""] | join(", "))
-      ' "$results" | awk -v base="${dir}/charts/${name}" '
-        /^#DATA / { out = base "-" $2 ".dat"; printf "" > out; next }
-        /^#SCRIPT$/ { out = base ".gp"; printf "" > out; next }
-        { print > out }'
-    if command -v gnuplot >/dev/null 2>&1; then
-      if pb::run --quiet gnuplot "${dir}/charts/${name}.gp"; then
-        PB_CHART_STATUS+=("${name}=drawn")
-      else
-        PB_CHART_STATUS+=("${name}=gnuplot failed (see run.log)")
-      fi
-    else
-      PB_CHART_STATUS+=("${name}=not drawn: gnuplot not found (Debian/Ubuntu: apt-get install gnuplot-nox; macOS: brew install gnuplot); data and script in charts/")
-    fi
-  done < <(jq -r '.charts[].name' "$results")
-}
-
-pb::_md_table() {
-  # stdin: JSON {columns, rows:[{version, values}]}; a markdown table.
-  jq -r '
-    def cell: if . == null then "" elif type == "string" then gsub("\\|"; "\\|") | gsub("\n"; " ") else tojson end;
-    ([.rows[].version] | map(select(. != "")) | length > 0) as $v
-    | ((if $v then ["version"] else [] end) + .columns) as $h
-    | "| " + ($h | map(cell) | join(" | ")) + " |",
-      "|" + ($h | map("---") | join("|")) + "|",
-      (.rows[] | "| " + (((if $v then [.version] else [] end) + .values) | map(cell) | join(" | ")) + " |")'
-}
-
-pb::_write_markdown() {
-  local dir="$1" results="$2" name status_line line
-  {
-    jq -r '"# \(.title)\n",
-      "Playbook `\(.playbook)` · status **\(.status)** · \(.started) to \(.finished) (\(.durationSeconds) s)\n",
-      (if .failure then "**Failure:** \(.failure)\n" else empty end),
-      "Command: `\(.command)`\n"' "$results"
-    printf '## Verdicts\n\n'
-    if [[ "$(jq '.verdicts | length' "$results")" -gt 0 ]]; then
-      jq -r '
-        def cell: tostring | gsub("\\|"; "\\|") | gsub("\n"; " ");
-        "| claim | version | expected | observed | verdict |",
-        "|---|---|---|---|---|",
-        (.verdicts[] | "| \(.claim | cell) | \(.version | cell) | \(.expected | cell) | \(.observed | cell) | **\(.verdict)**\(if .reason != "" then ": " + (.reason | cell) else "" end) |")' "$results"
-    else
-      printf 'No verdict was reached%s.\n' "$(jq -r 'if .status != "done" then " (the run did not finish)" else "" end' "$results")"
-    fi
-    printf '\n## Environment\n\n'
-    jq -r '.environment as $e |
-      "- Host: \($e.host.name // "?"), \($e.host.os // "?") (\($e.host.kernel // "?"), \($e.host.arch // "?"))",
-      "- CPU: \($e.host.cpu // "?"), \($e.host.cpus // "?") cores; memory \((($e.host.memoryBytes // 0) / 1073741824 * 10 | round) / 10) GiB",
-      "- Topology: \($e.topology.summary // "?")\(if $e.topology.extraServerOptions then "; server options: `\($e.topology.extraServerOptions)`" else "" end)",
-      "- Scale: \($e.scale.name // "?") \($e.scale.params // {} | to_entries | map("\(.key)=\(.value)") | join(" "))",
-      "- MongoDB: \(if ($e.versions | length) > 0 then ($e.versions | map("\(.server // .resolved | if . == "" then "?" else . end) (requested \(.requested)\(if .binpath != "" then ", " + .binpath else "" end))") | join("; ")) else "none" end)",
-      "- Tools: \($e.tools // {} | to_entries | map("\(.key) \(.value)") | join(", "))"' "$results"
-    printf '\n## What was done\n\n'
-    jq -r '.stages[] | "- \(.name)\(if .label != "" then " (" + .label + ")" else "" end): \(.seconds) s"' "$results"
-    jq -r '.notes[] | "\n\(if .version != "" then "**[" + .version + "]** " else "" end)\(.text)"' "$results"
-    jq -r 'if (.knobs | length) > 0 then "\nServer parameters changed during the run (restored at cleanup):\n", (.knobs[] | "- `\(.name)`: \(.old | tojson) -> \(.new | tojson)\(if .target then " on " + .target else "" end)") else empty end' "$results"
-    if [[ "$(jq '.tables | length' "$results")" -gt 0 ]]; then
-      printf '\n## Tables\n'
-      while IFS= read -r name; do
-        printf '\n### %s\n\n' "$(jq -r --arg n "$name" '.tables[$n].title' "$results")"
-        jq --arg n "$name" '.tables[$n]' "$results" | pb::_md_table
-        printf '\nData: [%s.csv](%s.csv)\n' "$name" "$name"
-      done < <(jq -r '.tables | keys[]' "$results")
-    fi
-    if ((${#PB_CHART_STATUS[@]})); then
-      printf '\n## Charts\n'
-      for line in "${PB_CHART_STATUS[@]}"; do
-        name=${line%%=*}
-        status_line=${line#*=}
-        printf '\n### %s\n\n' "$(jq -r --arg n "$name" '.charts[] | select(.name == $n) | .title' "$results")"
-        if [[ "$status_line" == drawn ]]; then
-          printf '![%s](charts/%s.png)\n' "$name" "$name"
-        else
-          printf 'Chart %s: %s.\n' "$name" "$status_line"
-        fi
-      done
-    fi
-    if [[ "$(jq '.logExcerpts | length' "$results")" -gt 0 ]]; then
-      printf '\n## Log excerpts\n\n'
-      jq -r '.logExcerpts[] | "- [\(.name)](\(.file)): \(.lines) line(s) from `\(.source)`\(if .grep != "" then " matching `" + .grep + "`" else "" end)\(if .note != "" then ": " + .note else "" end)"' "$results"
-    fi
-    printf '\n## Files\n\n- results.json: every measurement, table, verdict and the environment\n- run.log: every command and its output\n'
-  } >"${dir}/report.md"
-}
-
-# pb::report_write STATUS: results.json, CSVs, charts, report.md into
-# $PB_REPORT_DIR. STATUS: done or failed.
+# pb::report_write STATUS: results.json, CSVs and logs/ into $PB_REPORT_DIR,
+# then report.md, report.html and the charts (js/report, also what
+# playbooks/report runs), and reports/index.html when the folder is under the
+# checkout's reports/. STATUS: done or failed.
 pb::report_write() {
-  local status="$1" dir="$PB_REPORT_DIR" results
+  local status="$1" dir="$PB_REPORT_DIR" results index=()
   PB_REPORT_WRITTEN=1
   if ((PB_DRY_RUN)); then
     pb::info "report: would be written to ${dir}"
@@ -468,11 +360,17 @@ pb::report_write() {
   pb::_results_json "$status" >"${results}.tmp"
   mv "${results}.tmp" "$results"
   pb::_write_csvs "$dir" "$results"
-  pb::_write_charts "$dir" "$results"
   if [[ -d "${PB_WORK}/logs" ]]; then
     mkdir -p "${dir}/logs"
     cp -R "${PB_WORK}/logs/." "${dir}/logs/"
   fi
-  pb::_write_markdown "$dir" "$results"
-  pb::info "report: ${dir}/report.md"
+  if [[ "$dir" == "${PB_ROOT}/reports/"* ]]; then
+    index=(--index "${PB_ROOT}/reports")
+  fi
+  # A renderer failure leaves results.json and the CSVs: playbooks/report redoes the rest.
+  if ! pb::run --quiet node "${PB_LIB}/js/report/cli.js" "${index[@]}" "$dir"; then
+    pb::warn "report: report.md and report.html not written (see run.log); results.json is; retry with playbooks/report ${dir}"
+    return 0
+  fi
+  pb::info "report: ${dir}/report.html"
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# Reports (playbooks/lib/report.sh, js/stage.js): report.md, results.json
-# (valid JSON, environment included), a CSV per table, charts or the reason
-# there are none, log excerpts, and the verdict helper.
+# Reports (playbooks/lib/report.sh, js/stage.js, js/report, playbooks/report):
+# results.json (valid JSON, environment included), a CSV per table, report.md,
+# report.html, SVG charts with their specs, the index, log excerpts, verdicts.
 
 bats_require_minimum_version 1.5.0
 
@@ -15,10 +15,10 @@ records() {
   jq -c "$1" "$PB_RECORDS"
 }
 
-@test "the demo's report folder holds report.md, results.json, run.log and a CSV per table" {
+@test "the demo's report folder holds report.html, report.md, results.json, run.log and a CSV per table" {
   run "$DEMO" --topology none --report-dir "$REPORT"
   assert_success
-  [[ -s "${REPORT}/report.md" && -s "${REPORT}/run.log" ]]
+  [[ -s "${REPORT}/report.md" && -s "${REPORT}/report.html" && -s "${REPORT}/run.log" ]]
   run jq -e . "${REPORT}/results.json"
   assert_success
   run cat "${REPORT}/sizes.csv"
@@ -47,19 +47,18 @@ records() {
   assert_line --regexp "^Command: \`.*demo-lab.sh --topology none --report-dir .*\`\$"
 }
 
-@test "a chart is drawn by gnuplot when present, otherwise the report says why and keeps the script" {
+@test "a chart is an SVG with its Vega-Lite spec beside it, in report.html and linked from report.md" {
   run "$DEMO" --topology none --report-dir "$REPORT"
   assert_success
-  run cat "${REPORT}/charts/sizes.gp"
-  assert_line --partial "plot \"${REPORT}/charts/sizes-0.dat\" using 1:2 with points title \"docs\""
-  run cat "${REPORT}/charts/sizes-0.dat"
-  assert_output $'10 10\n10 10'
-  if command -v gnuplot >/dev/null; then
-    [[ -s "${REPORT}/charts/sizes.png" ]]
-    run grep -F '![sizes](charts/sizes.png)' "${REPORT}/report.md"
-  else
-    run grep -F 'Chart sizes: not drawn: gnuplot not found (Debian/Ubuntu: apt-get install gnuplot-nox; macOS: brew install gnuplot); data and script in charts/.' "${REPORT}/report.md"
-  fi
+  run jq -c '[.mark.type, .encoding.x.field, .encoding.y.title, (.data.values | map([.x, .y])) ]' "${REPORT}/charts/sizes.vl.json"
+  assert_success
+  assert_output '["point","x","docs",[[10,10],[10,10]]]'
+  run grep -c '<svg ' "${REPORT}/charts/sizes.svg"
+  assert_success
+  assert_output 1
+  run grep -F '![sizes](charts/sizes.svg)' "${REPORT}/report.md"
+  assert_success
+  run grep -F 'data-chart="sizes"' "${REPORT}/report.html"
   assert_success
 }
 
@@ -69,15 +68,136 @@ records() {
   pb::row t A 1 10
   pb::row t A 2 20
   pb::row t B 1 5
-  pb::chart c --table t --x x --y y --group run
+  pb::chart c --table t --x x --y y --group run --logy
   mkdir -p "$REPORT"
   pb::_results_json "done" >"${REPORT}/results.json"
-  pb::_write_charts "$REPORT" "${REPORT}/results.json"
-  run cat "${REPORT}/charts/c-0.dat" "${REPORT}/charts/c-1.dat"
-  assert_output $'1 10\n2 20\n1 5'
-  run grep '^plot' "${REPORT}/charts/c.gp"
-  assert_output --partial 'title "A", "'
-  assert_output --partial 'title "B"'
+  run "${DBA_LAB_ROOT}/playbooks/report" "$REPORT"
+  assert_success
+  run jq -c '[.encoding.y.scale.type, (.data.values | map([.series, .x, .y]))]' "${REPORT}/charts/c.vl.json"
+  assert_output '["log",[["A",1,10],["A",2,20],["B",1,5]]]'
+}
+
+@test "playbooks/report re-renders report.md and report.html from an edited results.json" {
+  run "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
+  jq '.notes += [{version: "", stage: "", text: "Edited after the class: see **slide 4**."}]' "${REPORT}/results.json" >"${BATS_TEST_TMPDIR}/r.json"
+  mv "${BATS_TEST_TMPDIR}/r.json" "${REPORT}/results.json"
+  rm "${REPORT}/charts/sizes.svg"
+  run "${DBA_LAB_ROOT}/playbooks/report" "$REPORT"
+  assert_success
+  assert_output "${REPORT}/report.html"
+  run grep -F 'Edited after the class: see **slide 4**.' "${REPORT}/report.md"
+  assert_success
+  run grep -F 'Edited after the class: see <strong>slide 4</strong>.' "${REPORT}/report.html"
+  assert_success
+  [[ -s "${REPORT}/charts/sizes.svg" ]]
+}
+
+@test "playbooks/report with several folders writes one comparison page" {
+  run "$DEMO" --topology none --report-dir "${BATS_TEST_TMPDIR}/a"
+  assert_success
+  run "$DEMO" --topology none --report-dir "${BATS_TEST_TMPDIR}/b"
+  assert_success
+  cd "$BATS_TEST_TMPDIR"
+  run "${DBA_LAB_ROOT}/playbooks/report" a b
+  assert_success
+  assert_output $'a/report.html\nb/report.html\ncomparison.html'
+  run "${DBA_LAB_ROOT}/playbooks/report" --out "${BATS_TEST_TMPDIR}/compare.html" "${BATS_TEST_TMPDIR}/a" "${BATS_TEST_TMPDIR}/b"
+  assert_success
+  cmp -s comparison.html compare.html
+  run grep -c -F '<a href="a/report.html">' "${BATS_TEST_TMPDIR}/compare.html"
+  assert_output 1
+  run grep -c -F 'data-chart="sizes"' "${BATS_TEST_TMPDIR}/compare.html"
+  assert_output 2
+}
+
+@test "playbooks/report --index lists every report under a folder, newest first" {
+  mkdir -p "${BATS_TEST_TMPDIR}/reports/demo-lab"
+  cp -R "${DBA_LAB_ROOT}/tests/fixtures/reports/capped-pubsub" "${DBA_LAB_ROOT}/tests/fixtures/reports/routing-refresh" "${BATS_TEST_TMPDIR}/reports/demo-lab/"
+  run "${DBA_LAB_ROOT}/playbooks/report" "${BATS_TEST_TMPDIR}/reports/demo-lab/capped-pubsub"
+  assert_success
+  run "${DBA_LAB_ROOT}/playbooks/report" --index "${BATS_TEST_TMPDIR}/reports" "${BATS_TEST_TMPDIR}/reports/demo-lab/routing-refresh"
+  assert_success
+  run grep -o 'href="[^"]*"' "${BATS_TEST_TMPDIR}/reports/index.html"
+  assert_output $'href="demo-lab/routing-refresh/report.html"\nhref="demo-lab/capped-pubsub/report.html"'
+}
+
+@test "playbooks/report: no folder, an unknown option, or --out with one folder is a usage error" {
+  run "${DBA_LAB_ROOT}/playbooks/report"
+  assert_failure 2
+  assert_line 'playbooks/report: give at least one report folder'
+  run "${DBA_LAB_ROOT}/playbooks/report" --pdf "$REPORT"
+  assert_failure 2
+  assert_line "playbooks/report: unknown option '--pdf'"
+  run "${DBA_LAB_ROOT}/playbooks/report" --out x.html "$REPORT"
+  assert_failure 2
+  assert_line 'playbooks/report: --out is for a comparison of several folders'
+}
+
+@test "playbooks/report on a folder without results.json fails with one line" {
+  mkdir -p "$REPORT"
+  run "${DBA_LAB_ROOT}/playbooks/report" "$REPORT"
+  assert_failure 1
+  assert_output "playbooks/report: ${REPORT}: no results.json (ENOENT)"
+}
+
+@test "a run whose report folder is under the checkout's reports/ rewrites reports/index.html" {
+  load_framework
+  PB_ROOT="${BATS_TEST_TMPDIR}/checkout"
+  PB_REPORT_DIR="${PB_ROOT}/reports/unit-lab/20260101T000000Z"
+  # shellcheck disable=SC2034 # read by pb::report_write
+  PB_STAGE_NAMES=() PB_STAGE_LABELS=() PB_STAGE_SECONDS=()
+  mkdir -p "$PB_REPORT_DIR"
+  pb::verdict --claim "c" --expected "e" --observed "o" --result REPRODUCED
+  run pb::report_write "done"
+  assert_success
+  run grep -o 'href="[^"]*"' "${PB_ROOT}/reports/index.html"
+  assert_output 'href="unit-lab/20260101T000000Z/report.html"'
+}
+
+@test "a report folder elsewhere leaves every index alone" {
+  load_framework
+  PB_ROOT="${BATS_TEST_TMPDIR}/checkout"
+  # shellcheck disable=SC2034 # read by pb::report_write
+  PB_STAGE_NAMES=() PB_STAGE_LABELS=() PB_STAGE_SECONDS=()
+  mkdir -p "$REPORT" "${PB_ROOT}/reports"
+  run pb::report_write "done"
+  assert_success
+  [[ -s "${REPORT}/report.html" && ! -e "${PB_ROOT}/reports/index.html" ]]
+}
+
+@test "the environment names a FerretDB target from preflight's buildInfo, not by the MongoDB version it reports" {
+  load_framework
+  # shellcheck disable=SC2034 # read by pb::_record_environment
+  PB_TOPOLOGY=uri PB_URI=mongodb://127.0.0.1:1/ PB_SCALE=() PB_MONGOD_ARGS=() PB_EXTRA_TOOLS=()
+  # shellcheck disable=SC2034
+  PB_SERVER_INFO='{"version":"7.0.42","ferretdb":"v1.24.2","setName":null,"msg":null,"exists":false,"owner":null}'
+  pb::_record_environment
+  run records 'select(.type == "environment") | .server'
+  assert_output '{"product":"FerretDB","version":"v1.24.2","reportsAs":"7.0.42"}'
+}
+
+@test "the environment of a MongoDB target says MongoDB" {
+  load_framework
+  # shellcheck disable=SC2034 # read by pb::_record_environment
+  PB_TOPOLOGY=uri PB_URI=mongodb://127.0.0.1:1/ PB_SCALE=() PB_MONGOD_ARGS=() PB_EXTRA_TOOLS=()
+  # shellcheck disable=SC2034
+  PB_SERVER_INFO='{"version":"8.0.4","ferretdb":null,"setName":"rs","msg":null,"exists":false,"owner":null}'
+  pb::_record_environment
+  run records 'select(.type == "environment") | .server'
+  assert_output '{"product":"MongoDB","version":"8.0.4","reportsAs":"8.0.4"}'
+}
+
+@test "rows of a table declared with a source (the article's figures) carry no run version" {
+  load_framework
+  # shellcheck disable=SC2034 # read by pb::mongosh_stage
+  PB_VERSION=8.0.4
+  printf '%s\n' "(() => { stage.table('article', 'The article', ['a'], { source: 'article', setup: 'MongoDB 3.0.1, a laptop' }); stage.row('article', [1]); stage.table('mine', 'Mine', ['a']); stage.row('mine', [2]); })();" \
+    >"${BATS_TEST_TMPDIR}/source.js"
+  pb::mongosh_stage --nodb "${BATS_TEST_TMPDIR}/source.js"
+  pb::_results_json "done" >"${BATS_TEST_TMPDIR}/results.json"
+  run jq -c '[.tables.article.source, .tables.article.rows[0].version, .tables.mine.rows[0].version]' "${BATS_TEST_TMPDIR}/results.json"
+  assert_output '[{"kind":"article","setup":"MongoDB 3.0.1, a laptop"},"","8.0.4"]'
 }
 
 @test "mongosh stage records keep 64-bit ids exact and turn BSON values into JSON" {

@@ -60,10 +60,10 @@ path_without() {
 
 @test "--check reports a missing optional tool without failing" {
   local path
-  path=$(path_without gnuplot)
+  path=$(path_without chromium)
   PATH="$path" run "${DBA_LAB_ROOT}/setup/install.sh" --check
   assert_success
-  assert_line --regexp '^gnuplot +optional +MISSING '
+  assert_line --regexp '^chromium +optional +MISSING '
 }
 
 @test "without npm the install stops at once and names the fix" {

@@ -5,7 +5,10 @@
 //   stage.params, stage.scale, stage.scaleParams, stage.version, stage.playbook
 //   stage.db                      the playbook's own database (dbalab_<playbook>)
 //   stage.measure(key, value, unit)
-//   stage.table(name, title, columns)   stage.row(name, {column: value} | [values])
+//   stage.table(name, title, columns[, {source: 'article', setup: '...'}])
+//                                 figures from elsewhere (the article's own): labelled
+//                                 with their setup in the report, never with this run's version
+//   stage.row(name, {column: value} | [values])
 //   stage.verdict({claim, expected, observed, holds: true|false|null, reason})
 //   stage.note(markdown)          stage.log(message)   stage.progress(label, done, total)
 //   stage.setParameter(name, value)   returns the old value; restored at cleanup
@@ -90,11 +93,12 @@
       if (typeof key !== 'string' || !key) fail('measure', 'key must be a non-empty string');
       write({ type: 'measure', version: cfg.version, stage: cfg.stage || '', key, value: plain(value), unit });
     },
-    table(name, title, columns) {
+    table(name, title, columns, options = {}) {
       if (!/^[a-z0-9][a-z0-9_-]*$/.test(name)) fail('table', `name '${name}' must be lower-case letters, digits, - or _`);
       if (!Array.isArray(columns) || columns.length === 0) fail('table', `${name}: columns must be a non-empty array`);
       tables.add(name);
-      write({ type: 'table', name, title: title || name, columns });
+      const source = options.source ? { kind: String(options.source), setup: String(options.setup || '') } : undefined;
+      write({ type: 'table', name, title: title || name, columns, ...(source ? { source } : {}) });
     },
     row(name, row) {
       if (Array.isArray(row)) {

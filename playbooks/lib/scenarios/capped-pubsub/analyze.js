@@ -18,7 +18,8 @@
     stage.table('delivery', 'End-to-end delivery per sweep point (publish to subscriber, ms)', Object.keys(pubsub.pointRows(points[0]).delivery));
     stage.table('cpu', 'Server CPU per sweep point', Object.keys(pubsub.pointRows(points[0]).cpu));
     const ref = JSON.parse(fs.readFileSync(article, 'utf8'));
-    stage.table('article', `The article's tables (${ref.source})`, ['engine', 'scenario', 'runtime_s', 'mean_ms', 'stddev_ms', 'p75_ms', 'p95_ms', 'p99_ms', 'min_ms', 'max_ms']);
+    stage.table('article', `The article's tables (${ref.source})`, ['engine', 'scenario', 'runtime_s', 'mean_ms', 'stddev_ms', 'p75_ms', 'p95_ms', 'p99_ms', 'min_ms', 'max_ms'],
+      { source: 'article', setup: ref.source });
     ref.tables.forEach((t) => stage.row('article', [t.engine, t.scenario, t.runtime_s, t.mean, t.stddev, t.p75, t.p95, t.p99, t.min, t.max]));
     points.forEach((r) => stage.table(`publish-${r.mode}-${r.subscribers}`, `publish_to_topics, ${r.mode}, ${r.subscribers} subscriber(s) (the article's layout)`, ['statistic', 'value']));
   }

@@ -1,0 +1,136 @@
+'use strict';
+// What the renderers share: reading a report folder's results.json and the
+// labels that must stay honest (the article's figures, requested versions, a
+// server that only presents itself as MongoDB).
+
+const fs = require('fs');
+const path = require('path');
+
+const VERDICTS = ['REPRODUCED', 'NOT REPRODUCED', 'NOT APPLICABLE'];
+
+function readResults(dir) {
+  const file = path.join(dir, 'results.json');
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`${dir}: no results.json (${e.code || e.message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file}: not valid JSON (${e.message})`);
+  }
+}
+
+// The server the run talked to, when it is not MongoDB itself: FerretDB
+// answers buildInfo with a MongoDB version and adds ferretdbVersion.
+function serverProduct(results) {
+  const s = (results.environment || {}).server;
+  if (s && s.product && s.product !== 'MongoDB') return s;
+  return null;
+}
+
+// A version as a reader should see it: "FerretDB v1.24.2 (presents itself as
+// MongoDB 7.0.42)" rather than a bare "7.0.42" on a server that is not MongoDB.
+function versionLabel(results, version) {
+  if (!version) return '';
+  const p = serverProduct(results);
+  if (p && (version === p.reportsAs || version === p.version)) {
+    return `${p.product} ${p.version} (presents itself as MongoDB ${p.reportsAs})`;
+  }
+  return version;
+}
+
+// The same, short, for table rows and notes: "FerretDB v1.24.2".
+function shortVersionLabel(results, version) {
+  const p = serverProduct(results);
+  if (version && p && (version === p.reportsAs || version === p.version)) return `${p.product} ${p.version}`;
+  return version || '';
+}
+
+// "MongoDB 8.0.4 (requested 8.0, /path/bin)"; requested only when it was asked.
+function serverLines(results) {
+  const env = results.environment || {};
+  const p = serverProduct(results);
+  return (env.versions || []).map((v) => {
+    const shown = v.server || v.resolved || '?';
+    const extra = [];
+    if (v.requested) extra.push(`requested ${v.requested}`);
+    if (v.binpath) extra.push(v.binpath);
+    const name = p && (shown === p.reportsAs || shown === p.version)
+      ? `${p.product} ${p.version}, which answers buildInfo as MongoDB ${p.reportsAs}: not a MongoDB server`
+      : `MongoDB ${shown}`;
+    return extra.length ? `${name} (${extra.join(', ')})` : name;
+  });
+}
+
+// Rows of a table whose figures come from elsewhere (the article) carry no
+// run version, whatever an older results.json recorded.
+function tableRows(table, results) {
+  if (table.source) return table.rows.map((r) => ({ ...r, version: '' }));
+  if (results && serverProduct(results)) return table.rows.map((r) => ({ ...r, version: shortVersionLabel(results, r.version) }));
+  return table.rows;
+}
+
+function hasVersionColumn(table) {
+  return tableRows(table).some((r) => r.version);
+}
+
+// The label under a table's title: where its figures come from.
+function sourceLabel(table) {
+  const s = table.source;
+  if (!s) return '';
+  if (s.kind === 'article') return `The article's own figures${s.setup ? ` (${s.setup})` : ''}: not measured in this run.`;
+  return `${s.kind || 'Reference'} figures${s.setup ? ` (${s.setup})` : ''}: not measured in this run.`;
+}
+
+function verdictCounts(results) {
+  const counts = {};
+  for (const v of results.verdicts || []) counts[v.verdict] = (counts[v.verdict] || 0) + 1;
+  return counts;
+}
+
+function verdictSummary(results) {
+  const c = verdictCounts(results);
+  const parts = VERDICTS.filter((k) => c[k]).map((k) => `${c[k]} ${k.toLowerCase()}`);
+  return parts.length ? parts.join(', ') : 'no verdict';
+}
+
+function cellText(v) {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  return JSON.stringify(v);
+}
+
+// Host and CPU lines with what was recorded only (an article's machine is
+// mostly unknown): '' when nothing was.
+function hostLine(host) {
+  const sys = [host.kernel, host.arch].filter(Boolean).join(', ');
+  return [host.name, host.os].filter(Boolean).join(', ') + (sys ? ` (${sys})` : '');
+}
+
+function cpuLine(host) {
+  const parts = [];
+  if (host.cpu || host.cpus) parts.push(`${host.cpu || 'CPU'}${host.cpus ? `, ${host.cpus} cores` : ''}`);
+  if (host.memoryBytes) parts.push(`memory ${gib(host.memoryBytes)} GiB`);
+  return parts.join('; ');
+}
+
+function gib(bytes) {
+  return Math.round(((bytes || 0) / 1073741824) * 10) / 10;
+}
+
+// Files of the folder a page may link to: only those present.
+function exists(dir, rel) {
+  try {
+    return fs.statSync(path.join(dir, rel)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+module.exports = {
+  VERDICTS, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
+  sourceLabel, verdictCounts, verdictSummary, cellText, gib, hostLine, cpuLine, exists,
+};

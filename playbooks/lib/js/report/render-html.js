@@ -1,0 +1,104 @@
+'use strict';
+// report.html: the report as a self-contained page (inline CSS and SVG, links
+// only to files of the folder): title and claim, verdicts, environment, then
+// what was done, every table and every chart.
+
+const m = require('./model');
+const { esc, inline, verdictBadge, page, td } = require('./html');
+
+function verdictTable(r) {
+  if (!(r.verdicts || []).length) {
+    return `<p>No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.</p>`;
+  }
+  const rows = r.verdicts.map((v) => `<tr><td>${esc(v.claim)}</td><td>${esc(m.versionLabel(r, v.version))}</td>`
+    + `<td>${esc(v.expected)}</td><td>${esc(v.observed)}${v.test ? `<br><code>${esc(v.test)}</code>` : ''}</td>`
+    + `<td>${verdictBadge(v.verdict)}${v.reason ? `<br>${esc(v.reason)}` : ''}</td></tr>`);
+  return `<div class="scroll"><table class="verdicts"><thead><tr><th>claim</th><th>version</th><th>expected</th><th>observed (test)</th><th>verdict</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table></div>`;
+}
+
+function environment(r) {
+  const env = r.environment || {};
+  const host = env.host || {};
+  const topo = env.topology || {};
+  const scale = env.scale || {};
+  const servers = m.serverLines(r);
+  const items = [
+    ['Host', m.hostLine(host) || 'not recorded'],
+    ['CPU', m.cpuLine(host) || 'not recorded'],
+    ['Topology', `${topo.summary || '?'}${topo.extraServerOptions ? `; server options: ${topo.extraServerOptions}` : ''}`],
+    ['Scale', `${scale.name || '?'} ${Object.entries(scale.params || {}).map(([k, v]) => `${k}=${v}`).join(' ')}`],
+    ['Server', servers.length ? servers.join('; ') : 'none'],
+    ['Tools', Object.entries(env.tools || {}).map(([k, v]) => `${k} ${v}`).join(', ')],
+  ];
+  return `<dl class="env">\n${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('\n')}\n</dl>`;
+}
+
+function htmlTable(name, t, dir, r) {
+  const v = m.hasVersionColumn(t);
+  const head = (v ? ['version'] : []).concat(t.columns);
+  const body = m.tableRows(t, r).map((row) => `<tr>${(v ? [row.version] : []).concat(row.values)
+    .map((x) => td(x, m.cellText(x))).join('')}</tr>`);
+  const csv = !dir || m.exists(dir, `${name}.csv`) ? ` <a href="${esc(name)}.csv">${esc(name)}.csv</a>` : '';
+  return `<section class="table" id="table-${esc(name)}">
+<h3>${esc(t.title)}</h3>
+${t.source ? `<p class="source">${esc(m.sourceLabel(t))}</p>\n` : ''}<div class="scroll"><table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
+<tbody>
+${body.join('\n')}
+</tbody></table></div>
+<p class="muted">Data:${csv || ' results.json'}</p>
+</section>`;
+}
+
+function figure(c, prefix = '') {
+  if (!c.svg) return `<figure class="chart missing" id="chart-${esc(c.name)}"><figcaption>Chart ${esc(c.name)}: not drawn: ${esc(c.error)}.</figcaption></figure>`;
+  return `<figure class="chart" id="chart-${esc(c.name)}" data-chart="${esc(c.name)}">
+${c.svg}
+<figcaption>${esc(c.title || c.name)}. Spec: <a href="${esc(prefix)}charts/${esc(c.name)}.vl.json">charts/${esc(c.name)}.vl.json</a> (Vega-Lite), image: <a href="${esc(prefix)}charts/${esc(c.name)}.svg">charts/${esc(c.name)}.svg</a></figcaption>
+</figure>`;
+}
+
+function renderHtml(r, charts, dir) {
+  const out = [];
+  out.push(`<header><h1>${esc(r.title)}</h1>`);
+  if (r.description) out.push(`<p class="claim">${inline(r.description)}</p>`);
+  out.push(`<p class="meta"><span>playbook <code>${esc(r.playbook)}</code></span><span>status <strong>${esc(r.status)}</strong></span>`
+    + `<span>${esc(r.started)} to ${esc(r.finished)} (${esc(r.durationSeconds)} s)</span></p>`);
+  if (r.failure) out.push(`<p class="failure"><strong>Failure:</strong> ${esc(r.failure)}</p>`);
+  out.push(`<p class="muted">Command: <code>${esc(r.command)}</code></p></header>`);
+  const product = m.serverProduct(r);
+  if (product) {
+    out.push(`<p class="warning"><strong>Measured on ${esc(product.product)} ${esc(product.version)}, not on MongoDB</strong> (it answers buildInfo as MongoDB ${esc(product.reportsAs)}): every verdict below is about ${esc(product.product)}.</p>`);
+  }
+  out.push('<section id="verdicts"><h2>Verdicts</h2>', verdictTable(r), '</section>');
+  out.push('<section id="environment"><h2>Environment</h2>', environment(r), '</section>');
+  out.push('<section id="done"><h2>What was done</h2><ul>');
+  for (const s of r.stages || []) out.push(`<li>${esc(s.name)}${s.label ? ` (${esc(s.label)})` : ''}: ${esc(s.seconds)} s</li>`);
+  out.push('</ul>');
+  for (const n of r.notes || []) out.push(`<p>${n.version ? `<strong>[${esc(m.shortVersionLabel(r, n.version))}]</strong> ` : ''}${inline(n.text)}</p>`);
+  if ((r.knobs || []).length) {
+    out.push('<p>Server parameters changed during the run (restored at cleanup):</p><ul>');
+    for (const k of r.knobs) out.push(`<li><code>${esc(k.name)}</code>: ${esc(JSON.stringify(k.old))} → ${esc(JSON.stringify(k.new))}${k.target ? ` on ${esc(k.target)}` : ''}</li>`);
+    out.push('</ul>');
+  }
+  out.push('</section>');
+  const names = Object.keys(r.tables || {}).sort();
+  if (names.length) out.push('<section id="tables"><h2>Tables</h2>', ...names.map((n) => htmlTable(n, r.tables[n], dir, r)), '</section>');
+  if (charts.length) out.push('<section id="charts"><h2>Charts</h2>', ...charts.map((c) => figure(c)), '</section>');
+  if ((r.logExcerpts || []).length) {
+    out.push('<section id="logs"><h2>Log excerpts</h2><ul>');
+    for (const e of r.logExcerpts) {
+      const name = !dir || m.exists(dir, e.file) ? `<a href="${esc(e.file)}">${esc(e.name)}</a>` : esc(e.name);
+      out.push(`<li>${name}: ${esc(e.lines)} line(s) from <code>${esc(e.source)}</code>${e.grep ? ` matching <code>${esc(e.grep)}</code>` : ''}${e.note ? `: ${inline(e.note)}` : ''}</li>`);
+    }
+    out.push('</ul></section>');
+  }
+  const files = [['report.md', 'this report in Markdown'], ['results.json', 'every measurement, table, verdict and the environment'], ['run.log', 'every command and its output']]
+    .filter(([f]) => !dir || m.exists(dir, f) || f === 'report.md');
+  out.push('<section id="files"><h2>Files</h2><ul>', ...files.map(([f, what]) => `<li><a href="${f}">${f}</a>: ${what}</li>`), '</ul></section>');
+  return page(r.title, out.join('\n'));
+}
+
+module.exports = { renderHtml, verdictTable, figure };

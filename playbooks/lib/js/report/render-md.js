@@ -1,0 +1,83 @@
+'use strict';
+// report.md from results.json and the rendered charts: for tools, diffs and
+// reading in a terminal. The same sections as report.html.
+
+const m = require('./model');
+
+const cell = (v) => m.cellText(v).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function mdTable(table, results) {
+  const v = m.hasVersionColumn(table);
+  const head = (v ? ['version'] : []).concat(table.columns);
+  const out = [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const r of m.tableRows(table, results)) out.push(`| ${(v ? [r.version] : []).concat(r.values).map(cell).join(' | ')} |`);
+  return out;
+}
+
+function renderMarkdown(results, charts, dir) {
+  const r = results;
+  const env = r.environment || {};
+  const host = env.host || {};
+  const out = [`# ${r.title}`, ''];
+  if (r.description) out.push(r.description, '');
+  out.push(`Playbook \`${r.playbook}\` · status **${r.status}** · ${r.started} to ${r.finished} (${r.durationSeconds} s)`, '');
+  if (r.failure) out.push(`**Failure:** ${r.failure}`, '');
+  out.push(`Command: \`${r.command}\``, '');
+  const product = m.serverProduct(r);
+  if (product) out.push(`**Measured on ${product.product} ${product.version}, not on MongoDB** (it answers buildInfo as MongoDB ${product.reportsAs}): every verdict below is about ${product.product}.`, '');
+  out.push('## Verdicts', '');
+  if ((r.verdicts || []).length) {
+    out.push('| claim | version | expected | observed | verdict |', '|---|---|---|---|---|');
+    for (const v of r.verdicts) {
+      out.push(`| ${cell(v.claim)} | ${cell(m.versionLabel(r, v.version))} | ${cell(v.expected)} | ${cell(v.observed)} | **${v.verdict}**${v.reason ? `: ${cell(v.reason)}` : ''} |`);
+    }
+  } else {
+    out.push(`No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.`);
+  }
+  out.push('', '## Environment', '');
+  out.push(`- Host: ${m.hostLine(host) || 'not recorded'}`);
+  out.push(`- CPU: ${m.cpuLine(host) || 'not recorded'}`);
+  const topo = env.topology || {};
+  out.push(`- Topology: ${topo.summary || '?'}${topo.extraServerOptions ? `; server options: \`${topo.extraServerOptions}\`` : ''}`);
+  const scale = env.scale || {};
+  out.push(`- Scale: ${scale.name || '?'} ${Object.entries(scale.params || {}).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const servers = m.serverLines(r);
+  out.push(`- Server: ${servers.length ? servers.join('; ') : 'none'}`);
+  out.push(`- Tools: ${Object.entries(env.tools || {}).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  out.push('', '## What was done', '');
+  for (const s of r.stages || []) out.push(`- ${s.name}${s.label ? ` (${s.label})` : ''}: ${s.seconds} s`);
+  for (const n of r.notes || []) out.push('', `${n.version ? `**[${m.shortVersionLabel(r, n.version)}]** ` : ''}${n.text}`);
+  if ((r.knobs || []).length) {
+    out.push('', 'Server parameters changed during the run (restored at cleanup):', '');
+    for (const k of r.knobs) out.push(`- \`${k.name}\`: ${JSON.stringify(k.old)} -> ${JSON.stringify(k.new)}${k.target ? ` on ${k.target}` : ''}`);
+  }
+  const names = Object.keys(r.tables || {}).sort();
+  if (names.length) {
+    out.push('', '## Tables');
+    for (const name of names) {
+      const t = r.tables[name];
+      out.push('', `### ${t.title}`, '');
+      if (t.source) out.push(`*${m.sourceLabel(t)}*`, '');
+      out.push(...mdTable(t, r), '', `Data: [${name}.csv](${name}.csv)`);
+    }
+  }
+  if (charts.length) {
+    out.push('', '## Charts');
+    for (const c of charts) {
+      out.push('', `### ${c.title || c.name}`, '');
+      if (c.svg) out.push(`![${c.name}](charts/${c.name}.svg)`, '', `Spec: [charts/${c.name}.vl.json](charts/${c.name}.vl.json) (Vega-Lite: open it in the Vega editor or change it and run playbooks/report)`);
+      else out.push(`Chart ${c.name}: not drawn: ${c.error}.`);
+    }
+  }
+  if ((r.logExcerpts || []).length) {
+    out.push('', '## Log excerpts', '');
+    for (const e of r.logExcerpts) {
+      out.push(`- [${e.name}](${e.file}): ${e.lines} line(s) from \`${e.source}\`${e.grep ? ` matching \`${e.grep}\`` : ''}${e.note ? `: ${e.note}` : ''}`);
+    }
+  }
+  out.push('', '## Files', '', '- report.html: this report as a page, with the charts', '- results.json: every measurement, table, verdict and the environment');
+  if (!dir || m.exists(dir, 'run.log')) out.push('- run.log: every command and its output');
+  return `${out.join('\n')}\n`;
+}
+
+module.exports = { renderMarkdown, mdTable };

@@ -1,0 +1,73 @@
+'use strict';
+// pb::chart records as Vega-Lite specs (playbooks/lib/js/report/charts.js).
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const charts = require('../../playbooks/lib/js/report/charts');
+
+const table = (rows) => ({ title: 'T', columns: ['run', 'x', 'y', 'z'], rows });
+const chart = (o) => ({ name: 'c', table: 't', x: 'x', y: ['y'], group: '', title: 'C', xlabel: 'X', ylabel: 'Y', logx: false, logy: false, style: 'linespoints', ...o });
+
+test('one series per --group value, values that are not numbers left out', () => {
+  const t = table([{ version: '', values: ['A', 1, 10, 0] }, { version: '', values: ['B', 1, 'n/a', 0] }, { version: '', values: ['B', 2, 5, 0] }]);
+  assert.deepEqual(charts.chartData(chart({ group: 'run' }), t).map((d) => [d.series, d.x, d.y]), [['A', 1, 10], ['B', 2, 5]]);
+});
+
+test('several --y columns are series of their own, named after the column', () => {
+  const t = table([{ version: '', values: ['A', 1, 10, 3] }]);
+  assert.deepEqual(charts.chartData(chart({ y: ['y', 'z'] }), t).map((d) => d.series), ['y', 'z']);
+});
+
+test('--logy and --logx: log scales, and the zero and negative values a log axis cannot show are dropped', () => {
+  const t = table([{ version: '', values: ['A', 1, 0, 0] }, { version: '', values: ['A', 0, 5, 0] }, { version: '', values: ['A', 10, 100, 0] }]);
+  const s = charts.spec(chart({ logx: true, logy: true }), t);
+  assert.equal(s.encoding.x.scale.type, 'log');
+  assert.equal(s.encoding.y.scale.type, 'log');
+  assert.deepEqual(s.data.values.map((d) => [d.x, d.y]), [[10, 100]]);
+});
+
+test('a table with rows of several versions is drawn one panel per version, side by side', () => {
+  const t = table([{ version: '4.4.29', values: ['A', 1, 10, 0] }, { version: '8.0.4', values: ['A', 1, 4, 0] }]);
+  const s = charts.spec(chart({ group: 'run' }), t);
+  assert.equal(s.facet.column.field, 'version');
+  assert.equal(s.spec.encoding.color.field, 'series');
+});
+
+test('--group version colours the versions in one panel instead', () => {
+  const t = table([{ version: '4.4.29', values: ['A', 1, 10, 0] }, { version: '8.0.4', values: ['A', 1, 4, 0] }]);
+  const s = charts.spec(chart({ group: 'version' }), t);
+  assert.equal(s.facet, undefined);
+  assert.deepEqual(s.data.values.map((d) => d.series), ['4.4.29', '8.0.4']);
+});
+
+test('--style maps to line, point, or line with points', () => {
+  const t = table([{ version: '', values: ['A', 1, 10, 0] }]);
+  assert.equal(charts.spec(chart({ style: 'lines' }), t).mark.type, 'line');
+  assert.equal(charts.spec(chart({ style: 'points' }), t).mark.type, 'point');
+  assert.deepEqual(charts.spec(chart({}), t).mark.point.filled, true);
+});
+
+test('the SVG is drawn in Node: axes titled, one mark per point', async () => {
+  const t = table([{ version: '', values: ['A', 1, 10, 0] }, { version: '', values: ['A', 2, 20, 0] }, { version: '', values: ['B', 1, 5, 0] }]);
+  const r = await charts.render(chart({ group: 'run', style: 'points' }), { tables: { t } });
+  assert.equal(r.points, 3);
+  assert.match(r.svg, /^<svg /);
+  assert.match(r.svg, />X<\/text>/);
+  assert.match(r.svg, />Y<\/text>/);
+  assert.equal((r.svg.match(/aria-roledescription="point"/g) || []).length, 3);
+  assert.match(r.svg, /aria-label="X: 1; Y: 5; run: B; series: B/);
+});
+
+test('a chart on a missing or empty table says why it is not drawn', async () => {
+  assert.match((await charts.render(chart({}), { tables: {} })).error, /table t was not recorded/);
+  assert.match((await charts.render(chart({}), { tables: { t: table([]) } })).error, /no numeric x\/y values/);
+});
+
+test('versions side by side: one titled panel per version in the SVG, sharing the y scale', async () => {
+  const t = table([{ version: '4.4.29', values: ['A', 1, 10, 0] }, { version: '4.4.29', values: ['A', 2, 30, 0] }, { version: '8.0.4', values: ['A', 1, 4, 0] }, { version: '8.0.4', values: ['A', 2, 6, 0] }]);
+  const r = await charts.render(chart({ group: 'run' }), { tables: { t } });
+  assert.match(r.svg, />4\.4\.29<\/text>/);
+  assert.match(r.svg, />8\.0\.4<\/text>/);
+  assert.match(r.svg, />MongoDB version<\/text>/);
+  assert.equal((r.svg.match(/aria-roledescription="line mark"/g) || []).length, 2);
+});

@@ -1,0 +1,170 @@
+'use strict';
+// The HTML reports as a reader gets them: every example folder under
+// tests/fixtures/reports rendered, then read back structurally.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { renderFolder } = require('../../playbooks/lib/js/report/render');
+const { writeIndex } = require('../../playbooks/lib/js/report/index-page');
+const { renderComparison } = require('../../playbooks/lib/js/report/compare');
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'reports');
+const PLAYBOOKS = ['array-push-oplog', 'capped-pubsub', 'change-stream-resume', 'mongodump-raw-bson', 'routing-refresh'];
+
+function copyFixtures() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-report-'));
+  fs.cpSync(FIXTURES, dir, { recursive: true });
+  return dir;
+}
+
+const rendered = (async () => {
+  const root = copyFixtures();
+  const out = {};
+  for (const p of PLAYBOOKS) out[p] = await renderFolder(path.join(root, p));
+  return { root, out };
+})();
+
+// Each declared chart's <figure>, its inline SVG.
+function figures(html) {
+  const out = {};
+  for (const m of html.matchAll(/<figure class="chart" id="chart-[^"]+" data-chart="([^"]+)">([\s\S]*?)<\/figure>/g)) out[m[1]] = m[2];
+  return out;
+}
+
+function links(html) {
+  return [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1]);
+}
+
+test('there is an example report folder for each of the five playbooks', () => {
+  for (const p of PLAYBOOKS) {
+    const r = JSON.parse(fs.readFileSync(path.join(FIXTURES, p, 'results.json'), 'utf8'));
+    assert.equal(r.playbook, p);
+    assert.ok(r.description.startsWith('Example report:'), `${p}: says where its figures come from`);
+  }
+});
+
+for (const p of PLAYBOOKS) {
+  test(`${p}: every declared chart is an inline SVG with two axes and its series`, async () => {
+    const { out } = await rendered;
+    const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
+    const declared = out[p].results.charts;
+    assert.ok(declared.length > 0);
+    const figs = figures(html);
+    for (const c of declared) {
+      const svg = figs[c.name];
+      assert.ok(svg, `chart ${c.name} is in the page`);
+      assert.match(svg, /^\s*<svg /);
+      assert.equal((svg.match(/role-axis"/g) || []).length >= 2, true, `${c.name}: x and y axes`);
+      assert.ok(svg.includes(`>${c.xlabel}</text>`) || svg.includes(c.xlabel.replace(/'/g, '&#x27;')), `${c.name}: x axis title`);
+      assert.match(svg, /role-mark/, `${c.name}: data marks`);
+      const series = new Set(out[p].charts.find((x) => x.name === c.name).spec.data.values.map((d) => d.series));
+      if (series.size > 1) {
+        assert.match(svg, /role-legend/, `${c.name}: a legend`);
+      }
+      for (const s of series) assert.ok(svg.includes(`series: ${s.replace(/&/g, '&amp;')}`), `${c.name}: a mark of series ${s}`);
+      assert.ok(fs.existsSync(path.join(out[p].dir, 'charts', `${c.name}.svg`)));
+      const spec = JSON.parse(fs.readFileSync(path.join(out[p].dir, 'charts', `${c.name}.vl.json`), 'utf8'));
+      assert.match(spec.$schema, /vega-lite/);
+    }
+  });
+
+  test(`${p}: the verdict table comes first, one row per verdict with its numbers`, async () => {
+    const { out } = await rendered;
+    const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
+    const v = html.indexOf('id="verdicts"');
+    assert.ok(v > 0 && v < html.indexOf('id="environment"') && v < html.indexOf('id="tables"'));
+    const table = html.slice(v, html.indexOf('</table>', v));
+    const rows = table.match(/<tr><td>/g) || [];
+    assert.equal(rows.length, out[p].results.verdicts.length);
+    for (const verdict of out[p].results.verdicts) {
+      assert.ok(table.includes(`class="verdict `) && table.includes(`>${verdict.verdict}</span>`));
+    }
+  });
+
+  test(`${p}: every link points at a file of the folder, nothing outside it`, async () => {
+    const { out } = await rendered;
+    const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
+    const ls = links(html);
+    assert.ok(ls.length > 0);
+    for (const l of ls) {
+      assert.doesNotMatch(l, /^(?:[a-z]+:|\/)/i, `${l} is relative`);
+      assert.ok(fs.existsSync(path.join(out[p].dir, l)), `${l} exists`);
+    }
+    assert.doesNotMatch(html, /<(?:script|link|img)\b/, 'no script, stylesheet or image to fetch');
+  });
+}
+
+test('a folder renders the same wherever it lies (no absolute path baked in)', async () => {
+  const a = copyFixtures();
+  const b = path.join(copyFixtures(), 'deeper', 'still');
+  fs.mkdirSync(b, { recursive: true });
+  fs.cpSync(path.join(a, 'capped-pubsub'), path.join(b, 'capped-pubsub'), { recursive: true });
+  await renderFolder(path.join(a, 'capped-pubsub'));
+  await renderFolder(path.join(b, 'capped-pubsub'));
+  for (const f of ['report.html', 'report.md', 'charts/cpu-vs-subscribers.svg']) {
+    assert.equal(fs.readFileSync(path.join(a, 'capped-pubsub', f), 'utf8'), fs.readFileSync(path.join(b, 'capped-pubsub', f), 'utf8'), f);
+  }
+});
+
+test('FerretDB is named as what it is, in the environment and in each verdict', async () => {
+  const { out } = await rendered;
+  const html = fs.readFileSync(path.join(out['capped-pubsub'].dir, 'report.html'), 'utf8');
+  assert.match(html, /<dt>Server<\/dt><dd>FerretDB v1\.24\.2, which answers buildInfo as MongoDB 7\.0\.42: not a MongoDB server<\/dd>/);
+  assert.match(html, /Measured on FerretDB v1\.24\.2, not on MongoDB/);
+  const verdicts = html.slice(html.indexOf('id="verdicts"'), html.indexOf('id="environment"'));
+  assert.equal((verdicts.match(/FerretDB v1\.24\.2 \(presents itself as MongoDB 7\.0\.42\)/g) || []).length, 3);
+});
+
+test("the article's figures carry the article's setup, never this run's version", async () => {
+  const { out } = await rendered;
+  const html = fs.readFileSync(path.join(out['capped-pubsub'].dir, 'report.html'), 'utf8');
+  const section = html.slice(html.indexOf('id="table-article"'), html.indexOf('</section>', html.indexOf('id="table-article"')));
+  assert.match(section, /The article's own figures \(.*MongoDB 3\.0\.1.*\): not measured in this run\./);
+  assert.doesNotMatch(section, /7\.0\.42|FerretDB|<th>version<\/th>/);
+  const csv = fs.readFileSync(path.join(out['capped-pubsub'].dir, 'article.csv'), 'utf8');
+  assert.match(csv.split('\n')[0], /^"engine"/);
+});
+
+test('requested is shown when a version was asked for and left out when not', async () => {
+  const { out } = await rendered;
+  const md = (p) => fs.readFileSync(path.join(out[p].dir, 'report.md'), 'utf8');
+  assert.match(md('routing-refresh'), /^- Server: MongoDB 4\.2\.24 \(requested 4\.2\)$/m);
+  assert.match(md('capped-pubsub'), /^- Server: FerretDB v1\.24\.2, which answers buildInfo as MongoDB 7\.0\.42: not a MongoDB server$/m);
+  assert.doesNotMatch(md('capped-pubsub'), /requested/);
+});
+
+test('report.md keeps the verdict table and links the SVG charts and their specs', async () => {
+  const { out } = await rendered;
+  const md = fs.readFileSync(path.join(out['mongodump-raw-bson'].dir, 'report.md'), 'utf8');
+  assert.match(md, /^\| claim \| version \| expected \| observed \| verdict \|$/m);
+  assert.match(md, /^!\[throughput\]\(charts\/throughput\.svg\)$/m);
+  assert.match(md, /\[charts\/throughput\.vl\.json\]\(charts\/throughput\.vl\.json\)/);
+});
+
+test('the index lists every report newest first, with links and verdicts', async () => {
+  const { root } = await rendered;
+  const file = writeIndex(root);
+  const html = fs.readFileSync(file, 'utf8');
+  const order = [...html.matchAll(/<td><code>([a-z-]+)<\/code><\/td>/g)].map((m) => m[1]);
+  assert.deepEqual(order, ['array-push-oplog', 'change-stream-resume', 'routing-refresh', 'mongodump-raw-bson', 'capped-pubsub']);
+  for (const l of links(html)) assert.ok(fs.existsSync(path.join(root, l)), `${l} exists`);
+  assert.equal(links(html).length, 5);
+  const capped = html.slice(html.indexOf('<td><code>capped-pubsub'), html.indexOf('</tr>', html.indexOf('<td><code>capped-pubsub')));
+  assert.match(capped, /<td>2 <span class="verdict v-yes">REPRODUCED<\/span> 1 <span class="verdict v-na">NOT APPLICABLE<\/span><\/td>$/);
+  assert.match(capped, /<td>FerretDB v1\.24\.2 \(presents itself as MongoDB 7\.0\.42\)<\/td>/);
+});
+
+test('a comparison page puts the runs, their verdicts and the same chart side by side', async () => {
+  const root = copyFixtures();
+  const a = await renderFolder(path.join(root, 'capped-pubsub'));
+  fs.cpSync(path.join(root, 'capped-pubsub'), path.join(root, 'other'), { recursive: true });
+  const b = await renderFolder(path.join(root, 'other'));
+  const html = renderComparison([a, b], root);
+  assert.equal((html.match(/<tr><td>\d<\/td>/g) || []).length, 2);
+  const side = html.slice(html.indexOf('<h3>cpu-vs-subscribers</h3>'));
+  assert.equal((side.slice(0, side.indexOf('</div>')).match(/<svg /g) || []).length, 2);
+  for (const l of links(html)) assert.ok(fs.existsSync(path.join(root, l)), `${l} exists`);
+});
