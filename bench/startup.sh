@@ -32,7 +32,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 
 usage() {
-  sed -n '2,27s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,28s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 die() {
