@@ -124,7 +124,8 @@ pb::_check_binaries() {
       pb::preflight_fail "no executable mongos in --binarypath ${PB_BINARYPATH}" "a sharded cluster needs mongos beside mongod"
     fi
     if ! pb::mongod_version "$PB_BINARYPATH"; then
-      pb::preflight_fail "${PB_BINARYPATH}/mongod --version did not print 'db version vX.Y.Z'" "check that it is a MongoDB server binary for this OS"
+      pb::preflight_fail "$PB_M_ERROR" \
+        "give the bin folder of a MongoDB server build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or let m install a version whose build runs here (--mongodb-version)"
       PB_RESOLVED=(unknown)
       PB_BINPATHS=("$PB_BINARYPATH")
       return 0
@@ -133,6 +134,8 @@ pb::_check_binaries() {
     PB_VERSIONS=("$got")
     PB_RESOLVED=("$got")
     PB_BINPATHS=("$PB_BINARYPATH")
+    pb::_check_mongos_runs "$PB_BINARYPATH" \
+      "give the bin folder of a MongoDB server build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS)" || return 0
     pb::preflight_ok "mongod ${got} in ${PB_BINARYPATH}"
     return 0
   fi
@@ -155,8 +158,38 @@ pb::_check_binaries() {
     fi
     PB_RESOLVED+=("$got")
     PB_BINPATHS+=("$PB_M_RESULT")
-    pb::preflight_ok "MongoDB ${got}${want:+ (asked for ${want})}: ${PB_M_RESULT}"
+    pb::_check_m_binaries_run "$got" "$PB_M_RESULT" || continue
+    pb::preflight_ok "MongoDB ${got}${want:+ (asked for ${want})}: ${PB_BINPATHS[-1]}"
   done
+}
+
+# What to do when a version's binaries do not start here.
+pb::_no_build_fix() {
+  printf '%s' "use --binarypath DIR with a MongoDB ${1} build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or choose a --mongodb-version whose build runs here"
+}
+
+# pb::_check_m_binaries_run X.Y.Z BINDIR: the binaries m installed start on
+# this OS: `m bin` succeeding does not prove it (m.sh, pb::binary_runs).
+# Nothing to run in --dry-run before the install.
+pb::_check_m_binaries_run() {
+  local version="$1" dir="$2"
+  [[ -x "${dir}/mongod" ]] || return 0
+  if ! pb::mongod_version "$dir"; then
+    pb::preflight_fail "MongoDB ${version}: ${PB_M_ERROR}" "$(pb::_no_build_fix "$version")"
+    return 1
+  fi
+  pb::_check_mongos_runs "$dir" "$(pb::_no_build_fix "$version")"
+}
+
+# pb::_check_mongos_runs BINDIR FIX: a sharded run's mongos starts here too
+# (mlaunch runs `mongos --help` before it launches anything).
+pb::_check_mongos_runs() {
+  local dir="$1" fix="$2"
+  [[ "$PB_TOPOLOGY" == sharded && -x "${dir}/mongos" ]] || return 0
+  if ! pb::binary_runs "${dir}/mongos"; then
+    pb::preflight_fail "$PB_M_ERROR" "$fix"
+    return 1
+  fi
 }
 
 # Free space (MB) on the file system that will hold PATH (its nearest existing parent).

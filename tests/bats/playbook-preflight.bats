@@ -150,3 +150,69 @@ use_fake_setup() {
   assert_line "\$ ${DBA_LAB_SETUP}"
   [[ ! -e "$FAKE_SETUP_LOG" ]]
 }
+
+# --- server binaries the loader refuses (OpenSSL 1.1 builds on newer systems)
+
+LOADER_ERROR='error while loading shared libraries: libcrypto.so.1.1: cannot open shared object file: No such file or directory'
+OPENSSL11_BIN="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11"
+
+@test "a --binarypath mongod the loader refuses fails preflight with exit 3 and the loader's reason" {
+  run --separate-stderr demo --binarypath "$OPENSSL11_BIN" --topology single
+  assert_failure 3
+  assert_regex "$stderr" "${OPENSSL11_BIN}/mongod cannot start on this system: the loader cannot find libcrypto\\.so\\.1\\.1 \\(OpenSSL 1\\.1: "
+  assert_regex "$stderr" 'give the bin folder of a MongoDB server build for this OS'
+  [[ ! -e "$DATA" && ! -e "$REPORT" ]]
+}
+
+@test "an m-installed version whose mongod the loader refuses fails preflight and suggests --binarypath or another version" {
+  use_fake_m
+  FAKE_MONGOD="${OPENSSL11_BIN}/mongod" fake_m_installed 4.4.29
+  run --separate-stderr demo --mongodb-version 4.4.29 --topology single
+  assert_failure 3
+  assert_regex "$stderr" "MongoDB 4\\.4\\.29: ${M_PREFIX}/m/versions/4\\.4\\.29/bin/mongod cannot start on this system: the loader cannot find libcrypto\\.so\\.1\\.1"
+  assert_regex "$stderr" 'use --binarypath DIR with a MongoDB 4\.4\.29 build for this OS .*, or choose a --mongodb-version whose build runs here'
+  assert_line --partial "\$ ${M_PREFIX}/m/versions/4.4.29/bin/mongod --version"
+}
+
+@test "a sharded run checks that mongos starts too" {
+  local bin="${BATS_TEST_TMPDIR}/bad-mongos"
+  mkdir -p "$bin"
+  ln -s "${FAKE_BIN}/mongod" "${bin}/mongod"
+  ln -s "${OPENSSL11_BIN}/mongos" "${bin}/mongos"
+  run --separate-stderr demo --binarypath "$bin" --topology sharded
+  assert_failure 3
+  assert_regex "$stderr" "${bin}/mongos cannot start on this system: the loader cannot find libcrypto\\.so\\.1\\.1"
+}
+
+@test "a mongos that does not start is not checked when the run needs no mongos" {
+  local bin="${BATS_TEST_TMPDIR}/bad-mongos"
+  mkdir -p "$bin"
+  ln -s "${FAKE_BIN}/mongod" "${bin}/mongod"
+  ln -s "${OPENSSL11_BIN}/mongos" "${bin}/mongos"
+  run demo --dry-run --binarypath "$bin" --topology single
+  assert_success
+  refute_output --partial "mongos --version"
+}
+
+@test "the real loader's refusal is recognised (a program linked to a missing libcrypto.so.1.1)" {
+  command -v cc >/dev/null || skip "needs a C compiler to make a program the loader refuses"
+  local src="${BATS_TEST_TMPDIR}/src" bin="${BATS_TEST_TMPDIR}/real-bin"
+  mkdir -p "$src" "$bin"
+  printf 'int dbalab_fake(void) { return 0; }\n' >"${src}/lib.c"
+  printf 'int dbalab_fake(void);\nint main(void) { return dbalab_fake(); }\n' >"${src}/main.c"
+  cc -shared -fPIC -Wl,-soname,libcrypto.so.1.1 -o "${src}/libcrypto.so.1.1" "${src}/lib.c"
+  cc -o "${bin}/mongod" "${src}/main.c" "${src}/libcrypto.so.1.1"
+  rm "${src}/libcrypto.so.1.1"
+  run -127 "${bin}/mongod" --version
+  [ "$status" -eq 127 ]
+  assert_output "${bin}/mongod: ${LOADER_ERROR}"
+  run --separate-stderr demo --binarypath "$bin" --topology single
+  assert_failure 3
+  assert_regex "$stderr" "${bin}/mongod cannot start on this system: the loader cannot find libcrypto\\.so\\.1\\.1"
+}
+
+@test "the fake refusal prints what the real loader prints" {
+  run -127 "${OPENSSL11_BIN}/mongod" --version
+  [ "$status" -eq 127 ]
+  assert_output "${OPENSSL11_BIN}/mongod: ${LOADER_ERROR}"
+}
