@@ -6,6 +6,9 @@
 # Missing tools make the playbook run setup/install.sh first (it asks before
 # anything system-wide); with --dry-run that is only shown.
 
+# shellcheck source=setup/node-version.sh
+source "${PB_ROOT}/setup/node-version.sh"
+
 PB_PREFLIGHT_FAILURES=()
 PB_EXTRA_TOOLS=()
 PB_SERVER_INFO=''
@@ -71,9 +74,22 @@ pb::_ensure_tools() {
   source "${PB_ROOT}/setup/env.sh"
 }
 
+# mongosh runs on the node on PATH, and so do the playbooks' Node scripts with
+# the mongodb driver 7, which needs the engines of package.json.
+pb::_check_node() {
+  local problem
+  problem=$(node_version::problem "${PB_ROOT}/package.json")
+  if [[ -n "$problem" ]]; then
+    pb::preflight_fail "${problem%%: *}" "${problem#*: }"
+  else
+    pb::preflight_ok "node $(node --version) (needs $(node_version::minimum "${PB_ROOT}/package.json")+)"
+  fi
+}
+
 pb::_check_tools() {
   local t v major
   pb::_ensure_tools
+  pb::_check_node
   while IFS= read -r t; do
     if ! command -v "$t" >/dev/null 2>&1; then
       if ((PB_DRY_RUN)); then

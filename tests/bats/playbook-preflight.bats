@@ -216,3 +216,18 @@ OPENSSL11_BIN="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11"
   [ "$status" -eq 127 ]
   assert_output "${OPENSSL11_BIN}/mongod: ${LOADER_ERROR}"
 }
+
+# --- Node.js (package.json "engines": the mongodb driver 7 needs 20.19+)
+
+@test "a node older than package.json's engines fails preflight with exit 3 and what to do" {
+  PATH="${DBA_LAB_ROOT}/tests/fixtures/old-node:${PATH}" run --separate-stderr demo --topology none
+  assert_failure 3
+  assert_line --partial 'FAIL node v18.20.4 is too old'
+  assert_regex "$stderr" 'node v18\.20\.4 is too old: the mongodb driver and bson this project installs need Node\.js 20\.19\.0 or newer \(package\.json "engines"\): install a newer Node\.js'
+}
+
+@test "a recent enough node passes preflight and says what it needs" {
+  FAKE_NODE_VERSION=v20.19.0 PATH="${DBA_LAB_ROOT}/tests/fixtures/old-node:${PATH}" run demo --topology none
+  assert_success
+  assert_line --partial 'ok   node v20.19.0 (needs 20.19.0+)'
+}
