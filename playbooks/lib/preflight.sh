@@ -273,10 +273,48 @@ pb::_check_uri() {
   fi
   PB_SERVER_INFO=$info
   pb::preflight_ok "--uri reachable: MongoDB $(jq -r .version <<<"$info")$(jq -r 'if .setName then ", replica set " + .setName elif .msg == "isdbgrid" then ", mongos" else ", standalone" end' <<<"$info")"
+  pb::_check_uri_kind "$info"
   if [[ "$(jq -r .exists <<<"$info")" == true ]]; then
     pb::preflight_fail "database ${PB_DB_NAME} already exists on the target" \
       "it is left by an earlier run ($(jq -r 'if .owner then "run " + .owner.runId + " of " + (.owner.created | tostring) else "or by someone else" end' <<<"$info")); this run only drops what it created: drop it yourself with mongosh \"URI\" --eval 'db.getSiblingDB(\"${PB_DB_NAME}\").dropDatabase()' if it is not needed"
   fi
+}
+
+# pb::_uri_kind PROBE_JSON: replset, mongos or standalone, from the --uri
+# probe's answer (a replica set member names its set; a mongos says isdbgrid).
+pb::_uri_kind() {
+  jq -r 'if .setName then "replset" elif .msg == "isdbgrid" then "mongos" else "standalone" end' <<<"$1"
+}
+
+# The --uri target a playbook needs: PB_URI_NEEDS (any | replset | mongos |
+# replset-or-mongos), and why in PB_URI_NEEDS_WHY (a few words for the
+# failure line); set them beside PB_TOPOLOGY, or in playbook_configure when
+# options decide. Checked here, from the probe's answer, so that a wrong kind
+# of deployment stops in preflight (exit 3) and not deep inside a stage.
+pb::_check_uri_kind() {
+  local need="${PB_URI_NEEDS:-any}" kind want fix
+  kind=$(pb::_uri_kind "$1")
+  case "$need" in
+    any) return 0 ;;
+    replset)
+      [[ "$kind" != replset ]] || return 0
+      want="a replica set member"
+      fix="point --uri at a replica set (one member will do: mongod --replSet rs0, then rs.initiate()), or leave --uri out and the playbook launches one"
+      ;;
+    mongos)
+      [[ "$kind" != mongos ]] || return 0
+      want="a mongos"
+      fix="point --uri at a mongos of a sharded cluster, or leave --uri out and the playbook launches one"
+      ;;
+    replset-or-mongos)
+      [[ "$kind" == standalone ]] || return 0
+      want="a replica set or a mongos"
+      fix="point --uri at a replica set or a mongos, or leave --uri out and the playbook launches a replica set"
+      ;;
+    *) pb::die "${PB_NAME}: PB_URI_NEEDS must be any, replset, mongos or replset-or-mongos, not '${need}'" ;;
+  esac
+  kind=${kind/replset/replica set member}
+  pb::preflight_fail "--uri $(pb::redact "$PB_URI") is a ${kind}; ${PB_NAME} needs ${want}${PB_URI_NEEDS_WHY:+: ${PB_URI_NEEDS_WHY}}" "$fix"
 }
 
 # Adds serverSelectionTimeoutMS=5000 so an unreachable --uri fails in seconds.

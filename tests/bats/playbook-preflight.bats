@@ -231,3 +231,62 @@ OPENSSL11_BIN="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11"
   assert_success
   assert_line --partial 'ok   node v20.19.0 (needs 20.19.0+)'
 }
+
+# --- --uri at the wrong kind of deployment (the probe's answer: setName, msg)
+# tests/fixtures/uri-probe/mongosh prints the probe's line instead of asking a
+# server; the playbooks are the real ones.
+
+probe_answer() {
+  export FAKE_PROBE_ANSWER="{\"version\":\"7.0.12\",\"setName\":$1,\"msg\":$2,\"exists\":false,\"owner\":null}"
+  export PATH="${DBA_LAB_ROOT}/tests/fixtures/uri-probe:${PATH}"
+}
+
+@test "array-push-oplog --uri at a standalone stops in preflight with exit 3 and one line of why" {
+  probe_answer null null
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_failure 3
+  assert_line --partial 'FAIL --uri mongodb://127.0.0.1:1/ is a standalone; array-push-oplog needs a replica set member: it measures every update in the oplog'
+  assert_regex "$stderr" 'needs a replica set member: it measures every update in the oplog, which only replica set members keep: point --uri at a replica set'
+  [[ ! -e "$REPORT" ]]
+}
+
+@test "array-push-oplog --uri at a mongos is refused too" {
+  probe_answer null '"isdbgrid"'
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_failure 3
+  assert_regex "$stderr" 'is a mongos; array-push-oplog needs a replica set member'
+}
+
+@test "array-push-oplog --uri at a replica set member passes the kind check" {
+  probe_answer '"rs0"' null
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --dry-run --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_success
+  assert_line --partial 'ok   --uri reachable: MongoDB 7.0.12, replica set rs0'
+  refute_output --partial 'array-push-oplog needs'
+}
+
+@test "capped-pubsub --uri at a standalone needs --compare none (change streams need a replica set or mongos)" {
+  probe_answer null null
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_failure 3
+  assert_regex "$stderr" 'is a standalone; capped-pubsub needs a replica set or a mongos: --compare changestream opens change streams'
+  probe_answer null null
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --dry-run --compare none --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_success
+  refute_output --partial 'capped-pubsub needs'
+}
+
+@test "capped-pubsub --uri at a mongos passes the kind check" {
+  probe_answer null '"isdbgrid"'
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --dry-run --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_success
+  refute_output --partial 'capped-pubsub needs'
+}
+
+@test "an unknown PB_URI_NEEDS is the playbook's bug, said in one line" {
+  load_framework
+  PB_URI=mongodb://h/ PB_URI_NEEDS=shard
+  run pb::_check_uri_kind '{"setName":null,"msg":null}'
+  assert_failure
+  assert_output --partial "PB_URI_NEEDS must be any, replset, mongos or replset-or-mongos, not 'shard'"
+}
