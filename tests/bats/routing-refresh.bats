@@ -266,3 +266,28 @@ js() {
   run jq -r 'select(.type == "note") | .text' "$records"
   assert_output --partial "1 of 3 refresh phase(s) had no refresh line of their namespace"
 }
+
+# --- config.chunks lookups (keyed by uuid from 5.0) ----------------------------
+
+@test "chunk filter: a 5.0+ config.collections entry (with timestamp) selects chunks by uuid" {
+  run js "P.chunkFilter('dbalab_routing-refresh.chunks_1000', {_id: 'dbalab_routing-refresh.chunks_1000', lastmodEpoch: 'e', timestamp: {t: 1700000000, i: 5}, uuid: 'U-50', key: {k: 1}, unique: false})"
+  assert_success
+  assert_output '{"uuid":"U-50"}'
+}
+
+@test "chunk filter: a 4.4 entry (uuid but no timestamp) selects chunks by ns" {
+  run js "P.chunkFilter('dbalab_routing-refresh.chunks_1000', {_id: 'dbalab_routing-refresh.chunks_1000', lastmodEpoch: 'e', dropped: false, uuid: 'U-44', key: {k: 'hashed'}, unique: false})"
+  assert_success
+  assert_output '{"ns":"dbalab_routing-refresh.chunks_1000"}'
+}
+
+@test "chunk filter: a namespace without an entry is an error that names it" {
+  run js "P.chunkFilter('dbalab_routing-refresh.gone', null)"
+  assert_failure
+  assert_output --partial "dbalab_routing-refresh.gone is not in config.collections"
+}
+
+@test "no playbook scans config.chunks by ns to find out how it is keyed" {
+  run grep -rnE "getCollection\('chunks'\)\.(findOne|find|countDocuments)\(\{ ?ns ?\}" "${DBA_LAB_ROOT}/playbooks"
+  assert_failure 1
+}

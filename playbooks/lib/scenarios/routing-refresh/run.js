@@ -38,13 +38,9 @@
   const en = run(admin, { enableSharding: dbName });
   if (!en.ok && en.codeName !== 'AlreadyInitialized') ok(en, `enableSharding ${dbName}`);
 
-  // Chunks of a namespace: config.chunks holds ns (<= 4.4) or the collection
-  // uuid (5.0+), as config.collections says.
-  const chunkFilter = (ns) => {
-    const c = config.getCollection('collections').findOne({ _id: ns });
-    if (!c) throw new Error(`${ns} is not in config.collections`);
-    return config.getCollection('chunks').findOne({ ns }) ? { ns } : { uuid: c.uuid };
-  };
+  // Chunks of a namespace: by uuid (5.0+) or ns, as its config.collections
+  // entry says; never a probe of config.chunks by ns, which reads all of it on 5.0+.
+  const chunkFilter = (ns) => plan.chunkFilter(ns, config.getCollection('collections').findOne({ _id: ns }));
   const chunkCount = (ns) => config.getCollection('chunks').countDocuments(chunkFilter(ns));
   const perShard = (ns) => config.getCollection('chunks').aggregate([{ $match: chunkFilter(ns) }, { $group: { _id: '$shard', n: { $sum: 1 } } }]).toArray()
     .map((x) => `${x._id} ${x.n}`).join(', ');
