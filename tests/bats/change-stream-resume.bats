@@ -246,8 +246,7 @@ EOF
 # --- what the report explains per version (timeline.notes) ----------------------
 
 notes_of() {
-  node -e 'for (const n of require(process.argv[1]).notes(process.argv[2])) console.log(n)' \
-    "${DBA_LAB_ROOT}/playbooks/lib/scenarios/change-stream-resume/timeline.js" "$1"
+  node -e 'for (const n of require(process.argv[1]).notes(process.argv[2])) console.log(n)' "$TIMELINE" "$1"
 }
 
 @test "notes: the knob of run D shapes only the opening aggregate's first batch, on every version" {
@@ -276,8 +275,7 @@ notes_of() {
 }
 
 @test "the D claim names what the knob bounds" {
-  run node -e 'const t = require(process.argv[1]); console.log(t.verdicts({}, {}).find((v) => v.id === "D").claim)' \
-    "${DBA_LAB_ROOT}/playbooks/lib/scenarios/change-stream-resume/timeline.js"
+  run node -e 'const t = require(process.argv[1]); console.log(t.verdicts({}, {}).find((v) => v.id === "D").claim)' "$TIMELINE"
   assert_success
   assert_output "D (C with internalDocumentSourceCursorBatchSizeBytes 128, which bounds the opening aggregate's first batch): the first event arrives at least 5x sooner than in C"
 }

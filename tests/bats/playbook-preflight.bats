@@ -1,8 +1,12 @@
 #!/usr/bin/env bats
 # Preflight (playbooks/lib/preflight.sh): each failed check is listed with what
 # to do, the playbook exits 3 and nothing is created; missing tools make it
-# run the setup first. Servers here are only the fake mongod (--version).
+# run the setup first. No server here: the fake mongod (--version), a build
+# the loader refuses (tests/fixtures/fake-server/openssl11), an old node
+# (tests/fixtures/old-node) and a mongosh that prints the --uri probe's line
+# (tests/fixtures/uri-probe).
 
+# shellcheck disable=SC2030,SC2031,SC2034 # each test changes PATH for itself; PB_* globals are the framework's
 bats_require_minimum_version 1.5.0
 
 setup() {
