@@ -31,6 +31,12 @@
 //   anyway. It is an internal command (the internal action on the cluster
 //   resource: fine on the lab's cluster, which runs without auth) that runs
 //   on a shard's primary only (AllowedOnSecondary::kNever).
+// Lines pinned to commits (line numbers move between versions; the function
+// names above find the same code in each release):
+//   flush_router_config_cmd.cpp @ 02fe612fd81a (7.0 era): help text lines
+//     62-64, invalidateCollectionEntry_LINEARIZABLE(nss) line 112;
+//   flush_routing_table_cache_updates_command.cpp @ 052bc57ebd47 (4.2 era):
+//     if (request().getSyncFromConfig()) at line 133, the forced refresh 135.
 // On master, once the FCV makes shards authoritative for their metadata (after
 // 8.x), the command is refused (MetadataRefreshCanceledDueToFCVTransition):
 // run.js then reports the shard's full refresh as not measurable, with the
