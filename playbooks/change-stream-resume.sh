@@ -30,6 +30,7 @@ PB_DEFAULT_VERSIONS=8.0
 PB_TOPOLOGY=replset
 PB_NODES=1
 PB_SUPPORTS_URI=0
+PB_URI_NEEDS=replset  # what --uri would need, were it allowed (it is refused, exit 2)
 PB_URI_UNSUPPORTED_WHY="run D changes a server-wide query knob, every command is logged (slowms 0) and the analysis reads the mongod log file; launch a throw-away replica set instead"
 PB_EXAMPLES="  playbooks/change-stream-resume.sh                      # 1 node, about 1.9 GB of data
   playbooks/change-stream-resume.sh --mongodb-version 4.4,8.0 --step

@@ -41,6 +41,7 @@ PB_NODES=1
 PB_CONFIG_SERVERS=1
 PB_MONGOS=1
 PB_SUPPORTS_URI=0
+PB_URI_NEEDS=mongos   # what --uri would need, were it allowed (it is refused, exit 2)
 PB_URI_UNSUPPORTED_WHY="it creates up to a million chunks, turns the balancer off and flushes every routing cache; run it on its own throw-away cluster"
 PB_EXAMPLES="  playbooks/routing-refresh.sh                                  # 6.0 and 8.0, 1k/10k/50k chunks
   playbooks/routing-refresh.sh --mongodb-version 4.4,7.0 --scale medium
