@@ -21,6 +21,8 @@ Defaults: 4.4 (\$v:1 update entries) and 8.0 (\$v:2 diffs); 3 data nodes, the ar
 (a primary and two secondaries; --nodes 2 is the least that replicates)."
 PB_DEFAULT_VERSIONS=4.4,8.0
 PB_TOPOLOGY=replset
+PB_URI_NEEDS=replset
+PB_URI_NEEDS_WHY="it measures every update in the oplog, which only replica set members keep"
 PB_NODES=3
 PB_EXAMPLES="  playbooks/array-push-oplog.sh --dry-run
   playbooks/array-push-oplog.sh --mongodb-version 4.4,6.0,8.0 --scale medium

@@ -87,6 +87,10 @@ playbook_configure() {
     # One mongos: a subscriber's getMore must reach the mongos that holds its cursor.
     PB_MONGOS=1
   fi
+  if [[ "$COMPARE" == changestream ]]; then
+    PB_URI_NEEDS=replset-or-mongos
+    PB_URI_NEEDS_WHY="--compare changestream opens change streams, which a standalone does not have (--compare none runs there)"
+  fi
   CP_DECLARED=0
   PB_EXTRA_TOOLS+=(node)
 }

@@ -18,8 +18,10 @@ from a fresh connection, record the arrival of every event:
   B  the same with batchSize 1
   C  resumeAfter the token of \"200 6MB documents added\", batchSize 1
   D  C again with internalDocumentSourceCursorBatchSizeBytes lowered (restored after D,
-     also on failure)
-  E  resumeAfter the postBatchResumeToken saved at the end of A
+     also on failure): it shapes only the opening aggregate's first batch, as every
+     awaitData getMore ends its batch after each document anyway
+  E  resumeAfter the postBatchResumeToken saved at the end of A (its one answer
+     includes an awaitData getMore: about 1 s of waiting, not scanning)
 The mongod logs every command (--slowms 0); playbooks/analyze cursors gives each run's
 docsExamined and bytesRead; changeStreamResumeCheck sizes what a resume from each token reads.
 The WiredTiger cache is kept well below the data so the scans read from disk as in the article.
@@ -28,6 +30,7 @@ PB_DEFAULT_VERSIONS=8.0
 PB_TOPOLOGY=replset
 PB_NODES=1
 PB_SUPPORTS_URI=0
+PB_URI_NEEDS=replset  # what --uri would need, were it allowed (it is refused, exit 2)
 PB_URI_UNSUPPORTED_WHY="run D changes a server-wide query knob, every command is logged (slowms 0) and the analysis reads the mongod log file; launch a throw-away replica set instead"
 PB_EXAMPLES="  playbooks/change-stream-resume.sh                      # 1 node, about 1.9 GB of data
   playbooks/change-stream-resume.sh --mongodb-version 4.4,8.0 --step
@@ -69,8 +72,9 @@ pb::narration run <<'TEXT'
 Five resumes, each from a new connection. Watch the seconds printed before each
 event: A waits and then gets everything at once; B gets the first event early
 and the rest as the scan finds them; C (two events) gets both together; D, with
-the knob lowered, gets the first at once; E starts after everything and finds
-nothing to scan.
+the knob lowered, gets the first at once (the knob shapes the opening aggregate
+only); E starts after everything and finds nothing to scan: its answer still
+takes about a second, an awaitData getMore waiting for new entries.
 TEXT
 pb::narration analyze <<'TEXT'
 The mongod log holds one slow-query line per aggregate and getMore (slowms 0).

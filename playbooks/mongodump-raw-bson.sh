@@ -31,6 +31,7 @@ installs MongoDB 8.0 (needs downloads.mongodb.org); otherwise point
 run's temporary folder (set TMPDIR to choose the disk)."
 PB_DEFAULT_VERSIONS=8.0
 PB_TOPOLOGY=single
+PB_URI_NEEDS=any      # mongodump, mongorestore and the drivers work against any deployment
 PB_NODES=1
 PB_EXAMPLES="  playbooks/mongodump-raw-bson.sh --scale small
   playbooks/mongodump-raw-bson.sh --scale full --shape both --repeats 5

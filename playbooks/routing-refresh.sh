@@ -18,8 +18,11 @@ PB_DESCRIPTION="Launches a sharded cluster (2 shards as 1-node replica sets, a 1
 server replica set, 1 mongos), creates an empty collection with more and more
 chunks (the sweep of --scale or --chunks) by the fastest method the version
 allows, and at each count measures (a) an incremental refresh: split or move one
-chunk, then the first query through mongos, and (b) a full refresh:
-flushRouterConfig on every mongos and shard, then the first query. The durations
+chunk, then the first query through mongos, and (b) a full refresh: every
+mongos and every shard's primary drops its routing table (flushRouterConfig),
+the shards are made to reload theirs at once (_flushRoutingTableCacheUpdates
+with syncFromConfig: a shard never refreshes on flushRouterConfig alone), then
+the first query makes mongos reload its own. The durations
 are the servers' own (durationMillis of the 'Refreshed cached collection' lines
 in the mongos and shard logs, read by playbooks/analyze refresh) next to the
 client's first-query latency. The report fits ms per 10k chunks per version,
@@ -38,6 +41,7 @@ PB_NODES=1
 PB_CONFIG_SERVERS=1
 PB_MONGOS=1
 PB_SUPPORTS_URI=0
+PB_URI_NEEDS=mongos   # what --uri would need, were it allowed (it is refused, exit 2)
 PB_URI_UNSUPPORTED_WHY="it creates up to a million chunks, turns the balancer off and flushes every routing cache; run it on its own throw-away cluster"
 PB_EXAMPLES="  playbooks/routing-refresh.sh                                  # 6.0 and 8.0, 1k/10k/50k chunks
   playbooks/routing-refresh.sh --mongodb-version 4.4,7.0 --scale medium
@@ -70,15 +74,18 @@ pb::topology_options shards nodes config-servers mongos
 
 pb::narration prepare <<'TEXT'
 Prepare turns the balancer off and raises the log verbosity of
-sharding.shardingCatalogRefresh to 1 on every mongos and shard, so that every
-refresh is logged with its durationMillis, also those that found nothing new.
+sharding.shardingCatalogRefresh to 1 on every mongos and shard. A refresh that
+found a new version is logged at the default level on every version; the
+verbosity adds those that found nothing new (which of them are left out at the
+default level changed between releases).
 TEXT
 pb::narration run <<'TEXT'
 Run creates the chunks of each count of the sweep (watch the creation rate:
 split loops slow down as the routing table grows on versions without chunk
 grouping, which is the article's point), then refreshes: incremental (one
-chunk split or moved, then a query) and full (flushRouterConfig everywhere,
-then a query). Compare the first-query latency with the chunk count.
+chunk split or moved, then a query) and full (every routing table dropped, the
+shards told to reload theirs, then a query). Compare the first-query latency
+with the chunk count.
 TEXT
 pb::narration analyze <<'TEXT'
 Analyze reads the mongos and shard logs with playbooks/analyze refresh, the
@@ -206,7 +213,7 @@ playbook_configure() {
 # Before each version's launch: its methods, the test commands they need, the
 # estimate; shown in the plan (--dry-run) too.
 playbook_version() {
-  local why seconds
+  local why seconds line
   why=$(rr::check_method "$PB_VERSION") || pb::die "$why"
   RR_METHODS=$(rr::methods "$PB_VERSION")
   PB_MONGOD_ARGS=()
@@ -219,6 +226,11 @@ playbook_version() {
   pb::info "MongoDB ${PB_VERSION}: sweep ${RR_COUNTS[*]} chunks, ${REPS} repetition(s) of each refresh"
   pb::info "  methods: ${RR_METHODS// /, }"
   pb::info "  enableTestCommands: $( ((RR_TEST_COMMANDS)) && printf 'yes (reshardCollection with _presetReshardedChunks is test-only)' || printf 'no (not needed by these methods)')"
+  pb::info "  full refresh, each repetition, then the first query through mongos:"
+  while IFS= read -r line; do
+    pb::info "    ${line}"
+  done < <(node -e 'for (const l of require(process.argv[1]).describe(process.argv[2])) console.log(l)' \
+    "${RR_JS}/refresh-plan.js" "${PB_DB_NAME}.<collection>")
   seconds=$(rr::seconds "$PB_VERSION")
   pb::info "  estimate (rough; the run shows the measured rate): $(rr::human_seconds "$seconds"), about $(rr::disk_mb) MB of disk"
   if ((seconds > 7200)); then

@@ -21,6 +21,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 readonly TOOLS="${ROOT}/.tools"
+# shellcheck source=setup/node-version.sh
+source "${ROOT}/setup/node-version.sh"
 readonly BIN="${TOOLS}/bin"
 # mongo-tools tags are not Go versions: this pseudo-version is 100.12.x (FACTS.md).
 readonly DB_TOOLS_VERSION="v0.0.0-20250715155915-887641268977"
@@ -73,11 +75,10 @@ require_writable_checkout() {
 }
 
 require_node() {
-  have node || die "node not found: install Node.js 18 or newer (https://nodejs.org, or your package manager), then run this again"
-  have npm || die "npm not found: install npm with Node.js 18 or newer (Debian: apt-get install npm), then run this again"
-  local major
-  major=$(node -p 'process.versions.node.split(".")[0]')
-  ((major >= 18)) || die "node $(node --version) is too old: mongosh 2 needs Node.js 18 or newer"
+  local problem
+  problem=$(node_version::problem "${ROOT}/package.json")
+  [[ -z "$problem" ]] || die "${problem}, then run this again"
+  have npm || die "npm not found: install npm with Node.js $(node_version::minimum "${ROOT}/package.json") or newer (Debian: apt-get install npm), then run this again"
 }
 
 # npm ci starts from an empty node_modules, so an interrupted install is
@@ -290,7 +291,11 @@ check_row() {
 check() {
   local absent=0 setup="run ./setup/install.sh"
   printf '%-13s %-9s %-8s %-22s %s\n' TOOL NEED STATUS VERSION "PATH, OR WHAT TO DO"
-  check_row node required "install Node.js 18+ (https://nodejs.org)" || absent=1
+  check_row node required "install Node.js $(node_version::minimum "${ROOT}/package.json")+ (https://nodejs.org)" || absent=1
+  if have node && [[ -n "$(node_version::problem "${ROOT}/package.json")" ]]; then
+    printf '%-13s %-9s %-8s %-22s %s\n' node required "TOO OLD" "$(node --version)" "$(node_version::problem "${ROOT}/package.json" | sed 's/^[^:]*: //')"
+    absent=1
+  fi
   check_row npm required "install npm (Debian: apt-get install npm)" || absent=1
   check_row mongosh required "$setup" || absent=1
   check_row bats required "$setup" || absent=1

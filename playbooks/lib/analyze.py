@@ -71,8 +71,10 @@ Reports
             incremental, duration, log format, status. Then one row per
             namespace: count, failed, min/median/max duration, first and last
             version. Rows sorted by duration, slowest first. A refresh that
-            found no new version is logged only at verbosity 1 (4.4+:
-            db.setLogLevel(1, "sharding.shardingCatalogRefresh")).
+            found a new version is logged at the default verbosity; some that
+            found nothing new only at verbosity 1, which ones depending on the
+            release (db.setLogLevel(1, "sharding.shardingCatalogRefresh")
+            logs them all).
 
 Options
   --json    JSON Lines instead of tables: one object per row, with a "record"

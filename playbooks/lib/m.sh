@@ -101,12 +101,52 @@ pb::m_ensure() {
   return 1
 }
 
-# pb::mongod_version BINDIR: PB_M_RESULT=X.Y.Z read from `mongod --version`.
+# pb::binary_runs PATH: the binary starts here (`PATH --version` exits 0);
+# PB_M_RESULT=its output. Else PB_M_ERROR says why, in the loader's words when
+# the loader refused it. `m bin` only says the files exist: m installs the
+# Ubuntu 20.04 build of 4.4 and 5.0 on Ubuntu 22.04+ (and Debian 11 builds of
+# every version on Debian 12: no debian12 mapping, node_modules/m/bin/m), which
+# link OpenSSL 1.1; ld.so then prints "PATH: error while loading shared
+# libraries: libcrypto.so.1.1: cannot open shared object file: No such file or
+# directory" and exits 127 (tests/fixtures/fake-server/README.md).
+pb::binary_runs() {
+  local bin="$1" out='' rc=0 said='' lib seen=0
+  PB_M_RESULT=''
+  PB_M_ERROR=''
+  [[ -f "$PB_LOG" ]] && seen=$(wc -l <"$PB_LOG")
+  pb::capture --read-only out "$bin" --version || rc=$?
+  if ((rc == 0)); then
+    PB_M_RESULT=$out
+    return 0
+  fi
+  # The loader writes to stderr, which the runner appends to the run log;
+  # its line starts with the path as it was run.
+  if [[ -f "$PB_LOG" ]]; then
+    said=$(tail -n +"$((seen + 1))" "$PB_LOG" | grep -F -- "${bin}: " | tail -n 1 || true)
+  fi
+  if [[ "$said" =~ error\ while\ loading\ shared\ libraries:\ ([^:]+): ]]; then
+    lib=${BASH_REMATCH[1]}
+    PB_M_ERROR="${bin} cannot start on this system: the loader cannot find ${lib}"
+    if [[ "$lib" == libcrypto.so.1.1 || "$lib" == libssl.so.1.1 ]]; then
+      PB_M_ERROR+=" (OpenSSL 1.1: this is a build for an older OS, such as the Ubuntu 20.04 build m installs for MongoDB 4.4 and 5.0 on Ubuntu 22.04+, or the Debian 11 build it installs on Debian 12; those systems ship OpenSSL 3)"
+    fi
+  elif [[ -n "$said" ]]; then
+    PB_M_ERROR="${bin} cannot start on this system: ${said#"${bin}: "}"
+  else
+    PB_M_ERROR="${bin} --version failed (exit ${rc}; the run log has its output)"
+  fi
+  return 1
+}
+
+# pb::mongod_version BINDIR: PB_M_RESULT=X.Y.Z read from `mongod --version`
+# (PB_M_ERROR says why not).
 pb::mongod_version() {
   local bin="$1" out=''
-  PB_M_RESULT=''
-  pb::capture --read-only out "${bin}/mongod" --version || return 1
-  out=$(sed -nE 's/^db version v([0-9]+\.[0-9]+\.[0-9]+[^ ]*).*/\1/p' <<<"$out" | head -n 1)
-  [[ -n "$out" ]] || return 1
+  pb::binary_runs "${bin}/mongod" || return 1
+  out=$(sed -nE 's/^db version v([0-9]+\.[0-9]+\.[0-9]+[^ ]*).*/\1/p' <<<"$PB_M_RESULT" | head -n 1)
   PB_M_RESULT=$out
+  if [[ -z "$out" ]]; then
+    PB_M_ERROR="${bin}/mongod --version did not print 'db version vX.Y.Z'"
+    return 1
+  fi
 }

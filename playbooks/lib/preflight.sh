@@ -6,6 +6,9 @@
 # Missing tools make the playbook run setup/install.sh first (it asks before
 # anything system-wide); with --dry-run that is only shown.
 
+# shellcheck source=setup/node-version.sh
+source "${PB_ROOT}/setup/node-version.sh"
+
 PB_PREFLIGHT_FAILURES=()
 PB_EXTRA_TOOLS=()
 PB_SERVER_INFO=''
@@ -71,9 +74,22 @@ pb::_ensure_tools() {
   source "${PB_ROOT}/setup/env.sh"
 }
 
+# mongosh runs on the node on PATH, and so do the playbooks' Node scripts with
+# the mongodb driver 7, which needs the engines of package.json.
+pb::_check_node() {
+  local problem
+  problem=$(node_version::problem "${PB_ROOT}/package.json")
+  if [[ -n "$problem" ]]; then
+    pb::preflight_fail "${problem%%: *}" "${problem#*: }"
+  else
+    pb::preflight_ok "node $(node --version) (needs $(node_version::minimum "${PB_ROOT}/package.json")+)"
+  fi
+}
+
 pb::_check_tools() {
   local t v major
   pb::_ensure_tools
+  pb::_check_node
   while IFS= read -r t; do
     if ! command -v "$t" >/dev/null 2>&1; then
       if ((PB_DRY_RUN)); then
@@ -121,7 +137,8 @@ pb::_check_binaries() {
       pb::preflight_fail "no executable mongos in --binarypath ${PB_BINARYPATH}" "a sharded cluster needs mongos beside mongod"
     fi
     if ! pb::mongod_version "$PB_BINARYPATH"; then
-      pb::preflight_fail "${PB_BINARYPATH}/mongod --version did not print 'db version vX.Y.Z'" "check that it is a MongoDB server binary for this OS"
+      pb::preflight_fail "$PB_M_ERROR" \
+        "give the bin folder of a MongoDB server build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or let m install a version whose build runs here (--mongodb-version)"
       PB_RESOLVED=(unknown)
       PB_BINPATHS=("$PB_BINARYPATH")
       return 0
@@ -130,6 +147,8 @@ pb::_check_binaries() {
     PB_VERSIONS=("$got")
     PB_RESOLVED=("$got")
     PB_BINPATHS=("$PB_BINARYPATH")
+    pb::_check_mongos_runs "$PB_BINARYPATH" \
+      "give the bin folder of a MongoDB server build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS)" || return 0
     pb::preflight_ok "mongod ${got} in ${PB_BINARYPATH}"
     return 0
   fi
@@ -152,8 +171,38 @@ pb::_check_binaries() {
     fi
     PB_RESOLVED+=("$got")
     PB_BINPATHS+=("$PB_M_RESULT")
-    pb::preflight_ok "MongoDB ${got}${want:+ (asked for ${want})}: ${PB_M_RESULT}"
+    pb::_check_m_binaries_run "$got" "$PB_M_RESULT" || continue
+    pb::preflight_ok "MongoDB ${got}${want:+ (asked for ${want})}: ${PB_BINPATHS[-1]}"
   done
+}
+
+# What to do when a version's binaries do not start here.
+pb::_no_build_fix() {
+  printf '%s' "use --binarypath DIR with a MongoDB ${1} build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or choose a --mongodb-version whose build runs here"
+}
+
+# pb::_check_m_binaries_run X.Y.Z BINDIR: the binaries m installed start on
+# this OS: `m bin` succeeding does not prove it (m.sh, pb::binary_runs).
+# Nothing to run in --dry-run before the install.
+pb::_check_m_binaries_run() {
+  local version="$1" dir="$2"
+  [[ -x "${dir}/mongod" ]] || return 0
+  if ! pb::mongod_version "$dir"; then
+    pb::preflight_fail "MongoDB ${version}: ${PB_M_ERROR}" "$(pb::_no_build_fix "$version")"
+    return 1
+  fi
+  pb::_check_mongos_runs "$dir" "$(pb::_no_build_fix "$version")"
+}
+
+# pb::_check_mongos_runs BINDIR FIX: a sharded run's mongos starts here too
+# (mlaunch runs `mongos --help` before it launches anything).
+pb::_check_mongos_runs() {
+  local dir="$1" fix="$2"
+  [[ "$PB_TOPOLOGY" == sharded && -x "${dir}/mongos" ]] || return 0
+  if ! pb::binary_runs "${dir}/mongos"; then
+    pb::preflight_fail "$PB_M_ERROR" "$fix"
+    return 1
+  fi
 }
 
 # Free space (MB) on the file system that will hold PATH (its nearest existing parent).
@@ -221,10 +270,48 @@ pb::_check_uri() {
   fi
   PB_SERVER_INFO=$info
   pb::preflight_ok "--uri reachable: $(jq -r 'if .ferretdb then "FerretDB \(.ferretdb) (answers buildInfo as MongoDB \(.version))" else "MongoDB \(.version)" end' <<<"$info")$(jq -r 'if .setName then ", replica set " + .setName elif .msg == "isdbgrid" then ", mongos" else ", standalone" end' <<<"$info")"
+  pb::_check_uri_kind "$info"
   if [[ "$(jq -r .exists <<<"$info")" == true ]]; then
     pb::preflight_fail "database ${PB_DB_NAME} already exists on the target" \
       "it is left by an earlier run ($(jq -r 'if .owner then "run " + .owner.runId + " of " + (.owner.created | tostring) else "or by someone else" end' <<<"$info")); this run only drops what it created: drop it yourself with mongosh \"URI\" --eval 'db.getSiblingDB(\"${PB_DB_NAME}\").dropDatabase()' if it is not needed"
   fi
+}
+
+# pb::_uri_kind PROBE_JSON: replset, mongos or standalone, from the --uri
+# probe's answer (a replica set member names its set; a mongos says isdbgrid).
+pb::_uri_kind() {
+  jq -r 'if .setName then "replset" elif .msg == "isdbgrid" then "mongos" else "standalone" end' <<<"$1"
+}
+
+# The --uri target a playbook needs: PB_URI_NEEDS (any | replset | mongos |
+# replset-or-mongos), and why in PB_URI_NEEDS_WHY (a few words for the
+# failure line); set them beside PB_TOPOLOGY, or in playbook_configure when
+# options decide. Checked here, from the probe's answer, so that a wrong kind
+# of deployment stops in preflight (exit 3) and not deep inside a stage.
+pb::_check_uri_kind() {
+  local need="${PB_URI_NEEDS:-any}" kind want fix
+  kind=$(pb::_uri_kind "$1")
+  case "$need" in
+    any) return 0 ;;
+    replset)
+      [[ "$kind" != replset ]] || return 0
+      want="a replica set member"
+      fix="point --uri at a replica set (one member will do: mongod --replSet rs0, then rs.initiate()), or leave --uri out and the playbook launches one"
+      ;;
+    mongos)
+      [[ "$kind" != mongos ]] || return 0
+      want="a mongos"
+      fix="point --uri at a mongos of a sharded cluster, or leave --uri out and the playbook launches one"
+      ;;
+    replset-or-mongos)
+      [[ "$kind" == standalone ]] || return 0
+      want="a replica set or a mongos"
+      fix="point --uri at a replica set or a mongos, or leave --uri out and the playbook launches a replica set"
+      ;;
+    *) pb::die "${PB_NAME}: PB_URI_NEEDS must be any, replset, mongos or replset-or-mongos, not '${need}'" ;;
+  esac
+  kind=${kind/replset/replica set member}
+  pb::preflight_fail "--uri $(pb::redact "$PB_URI") is a ${kind}; ${PB_NAME} needs ${want}${PB_URI_NEEDS_WHY:+: ${PB_URI_NEEDS_WHY}}" "$fix"
 }
 
 # Adds serverSelectionTimeoutMS=5000 so an unreachable --uri fails in seconds.

@@ -22,7 +22,8 @@ options:  log        false to skip getLog (default true)
           jumboList  how many jumbo chunks to list (default 10)
 
 Refresh lines read: JSON id 4619901 "Refreshed cached collection" (4.4+;
-logged at level 0 for full refreshes and version changes, else level 1) and
+at the default level when it found a new version, some that found nothing
+new only at level 1, depending on the release) and
 the legacy text "Refresh for collection NS from version A to version B took N ms".
 
 Returns (printed as a summary):

@@ -116,3 +116,9 @@ model() {
   assert_output --partial '"holds":false'
   assert_output --partial '"observed":"article22: push, push-slice; v2: push-slice"'
 }
+
+@test "the compaction's deletes are told apart from their oplog entries (batched applyOps from 6.1)" {
+  run model "[m.deletesText(3600, 3600, 430000), m.deletesText(3600, 4, 300000)]"
+  assert_success
+  assert_output --regexp '^\["3600 deletes \(3600 entries\) [^"]+","3600 deletes \(4 entries\) [^"]+: batched, several deletes per applyOps entry \(6\.1\+\)"\]$'
+}

@@ -242,3 +242,40 @@ EOF
   run jq -r 'select(.type == "note") | .text' "$PB_RECORDS"
   assert_output --partial "MongoDB 5.2.0 (5.1 or newer) rewrites the stream's \$match on fullDocument into the oplog scan"
 }
+
+# --- what the report explains per version (timeline.notes) ----------------------
+
+notes_of() {
+  node -e 'for (const n of require(process.argv[1]).notes(process.argv[2])) console.log(n)' "$TIMELINE" "$1"
+}
+
+@test "notes: the knob of run D shapes only the opening aggregate's first batch, on every version" {
+  local v
+  for v in 4.4.29 8.0.4; do
+    run notes_of "$v"
+    assert_success
+    assert_line "internalDocumentSourceCursorBatchSizeBytes shapes only the opening aggregate's first batch: every awaitData getMore already ends its internal batch after each document (document_source_cursor.cpp, with shouldWaitForInserts set by getmore_cmd.cpp). D differs from C in that first batch only."
+  done
+}
+
+@test "notes: run E's first answer is said to include one awaitData getMore of about a second" {
+  run notes_of 8.0.4
+  assert_success
+  assert_line --partial "E's first answer includes one awaitData getMore"
+  assert_line --partial "holds it up to 1 s (no maxAwaitTimeMS)"
+}
+
+@test "notes: the \$match pushdown is said from 5.1 on, and not before" {
+  run notes_of 5.0.30
+  assert_success
+  assert_line --partial "MongoDB 5.0.30 (before 5.1) applies the stream's \$match after the \$cursor stage"
+  run notes_of 5.1.0
+  assert_success
+  assert_line --partial "MongoDB 5.1.0 (5.1 or newer) rewrites the stream's \$match"
+}
+
+@test "the D claim names what the knob bounds" {
+  run node -e 'const t = require(process.argv[1]); console.log(t.verdicts({}, {}).find((v) => v.id === "D").claim)' "$TIMELINE"
+  assert_success
+  assert_output "D (C with internalDocumentSourceCursorBatchSizeBytes 128, which bounds the opening aggregate's first batch): the first event arrives at least 5x sooner than in C"
+}

@@ -105,3 +105,48 @@ setup() {
   refute_output --partial ' m '
   [[ ! -e "$FAKE_M_LOG" ]]
 }
+
+# --- does an installed binary start here? (pb::binary_runs) ---------------------
+
+@test "a binary that starts: its --version output is the answer" {
+  pb::binary_runs "${FAKE_BIN}/mongod"
+  assert_equal "$(head -n 1 <<<"$PB_M_RESULT")" "db version v7.0.12"
+  assert_equal "$PB_M_ERROR" ""
+}
+
+@test "a binary the loader refuses: the library it lacks, and why OpenSSL 1.1 is missing" {
+  local bin="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11/mongod"
+  run pb::binary_runs "$bin"
+  assert_failure
+  pb::binary_runs "$bin" || true
+  assert_equal "${PB_M_ERROR%% (*}" "${bin} cannot start on this system: the loader cannot find libcrypto.so.1.1"
+  assert_regex "$PB_M_ERROR" 'Ubuntu 20\.04 build m installs for MongoDB 4\.4 and 5\.0 on Ubuntu 22\.04\+'
+}
+
+@test "a loader refusal of another kind is passed on in the loader's words" {
+  # glibc 2.36's ld.so, for a build that needs a newer glibc (exit 1; quotes as it prints them)
+  local bin="${BATS_TEST_TMPDIR}/mongod"
+  cat >"$bin" <<'FAKE'
+#!/usr/bin/env bash
+printf '%s: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.38'"'"' not found (required by %s)\n' "$0" "$0" >&2
+exit 1
+FAKE
+  chmod +x "$bin"
+  pb::binary_runs "$bin" || true
+  assert_equal "$PB_M_ERROR" "${bin} cannot start on this system: /lib/x86_64-linux-gnu/libc.so.6: version \`GLIBC_2.38' not found (required by ${bin})"
+}
+
+@test "a binary that fails without a loader message: its exit status, and where its output went" {
+  local bin="${BATS_TEST_TMPDIR}/mongod"
+  printf '#!/usr/bin/env bash\nexit 2\n' >"$bin"
+  chmod +x "$bin"
+  pb::binary_runs "$bin" || true
+  assert_equal "$PB_M_ERROR" "${bin} --version failed (exit 2; the run log has its output)"
+}
+
+@test "mongod_version reads X.Y.Z, or says the binary did not start" {
+  pb::mongod_version "$FAKE_BIN"
+  assert_equal "$PB_M_RESULT" 7.0.12
+  run pb::mongod_version "${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11"
+  assert_failure
+}

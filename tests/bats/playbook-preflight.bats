@@ -1,8 +1,12 @@
 #!/usr/bin/env bats
 # Preflight (playbooks/lib/preflight.sh): each failed check is listed with what
 # to do, the playbook exits 3 and nothing is created; missing tools make it
-# run the setup first. Servers here are only the fake mongod (--version).
+# run the setup first. No server here: the fake mongod (--version), a build
+# the loader refuses (tests/fixtures/fake-server/openssl11), an old node
+# (tests/fixtures/old-node) and a mongosh that prints the --uri probe's line
+# (tests/fixtures/uri-probe).
 
+# shellcheck disable=SC2030,SC2031,SC2034 # each test changes PATH for itself; PB_* globals are the framework's
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -149,4 +153,144 @@ use_fake_setup() {
   assert_success
   assert_line "\$ ${DBA_LAB_SETUP}"
   [[ ! -e "$FAKE_SETUP_LOG" ]]
+}
+
+# --- server binaries the loader refuses (OpenSSL 1.1 builds on newer systems)
+
+LOADER_ERROR='error while loading shared libraries: libcrypto.so.1.1: cannot open shared object file: No such file or directory'
+OPENSSL11_BIN="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11"
+
+@test "a --binarypath mongod the loader refuses fails preflight with exit 3 and the loader's reason" {
+  run --separate-stderr demo --binarypath "$OPENSSL11_BIN" --topology single
+  assert_failure 3
+  assert_regex "$stderr" "${OPENSSL11_BIN}/mongod cannot start on this system: the loader cannot find libcrypto\\.so\\.1\\.1 \\(OpenSSL 1\\.1: "
+  assert_regex "$stderr" 'give the bin folder of a MongoDB server build for this OS'
+  [[ ! -e "$DATA" && ! -e "$REPORT" ]]
+}
+
+@test "an m-installed version whose mongod the loader refuses fails preflight and suggests --binarypath or another version" {
+  use_fake_m
+  FAKE_MONGOD="${OPENSSL11_BIN}/mongod" fake_m_installed 4.4.29
+  run --separate-stderr demo --mongodb-version 4.4.29 --topology single
+  assert_failure 3
+  assert_regex "$stderr" "MongoDB 4\\.4\\.29: ${M_PREFIX}/m/versions/4\\.4\\.29/bin/mongod cannot start on this system: the loader cannot find libcrypto\\.so\\.1\\.1"
+  assert_regex "$stderr" 'use --binarypath DIR with a MongoDB 4\.4\.29 build for this OS .*, or choose a --mongodb-version whose build runs here'
+  assert_line --partial "\$ ${M_PREFIX}/m/versions/4.4.29/bin/mongod --version"
+}
+
+@test "a sharded run checks that mongos starts too" {
+  local bin="${BATS_TEST_TMPDIR}/bad-mongos"
+  mkdir -p "$bin"
+  ln -s "${FAKE_BIN}/mongod" "${bin}/mongod"
+  ln -s "${OPENSSL11_BIN}/mongos" "${bin}/mongos"
+  run --separate-stderr demo --binarypath "$bin" --topology sharded
+  assert_failure 3
+  assert_regex "$stderr" "${bin}/mongos cannot start on this system: the loader cannot find libcrypto\\.so\\.1\\.1"
+}
+
+@test "a mongos that does not start is not checked when the run needs no mongos" {
+  local bin="${BATS_TEST_TMPDIR}/bad-mongos"
+  mkdir -p "$bin"
+  ln -s "${FAKE_BIN}/mongod" "${bin}/mongod"
+  ln -s "${OPENSSL11_BIN}/mongos" "${bin}/mongos"
+  run demo --dry-run --binarypath "$bin" --topology single
+  assert_success
+  refute_output --partial "mongos --version"
+}
+
+@test "the real loader's refusal is recognised (a program linked to a missing libcrypto.so.1.1)" {
+  command -v cc >/dev/null || skip "needs a C compiler to make a program the loader refuses"
+  local src="${BATS_TEST_TMPDIR}/src" bin="${BATS_TEST_TMPDIR}/real-bin"
+  mkdir -p "$src" "$bin"
+  printf 'int dbalab_fake(void) { return 0; }\n' >"${src}/lib.c"
+  printf 'int dbalab_fake(void);\nint main(void) { return dbalab_fake(); }\n' >"${src}/main.c"
+  cc -shared -fPIC -Wl,-soname,libcrypto.so.1.1 -o "${src}/libcrypto.so.1.1" "${src}/lib.c"
+  cc -o "${bin}/mongod" "${src}/main.c" "${src}/libcrypto.so.1.1"
+  rm "${src}/libcrypto.so.1.1"
+  run -127 "${bin}/mongod" --version
+  [ "$status" -eq 127 ]
+  assert_output "${bin}/mongod: ${LOADER_ERROR}"
+  run --separate-stderr demo --binarypath "$bin" --topology single
+  assert_failure 3
+  assert_regex "$stderr" "${bin}/mongod cannot start on this system: the loader cannot find libcrypto\\.so\\.1\\.1"
+}
+
+@test "the fake refusal prints what the real loader prints" {
+  run -127 "${OPENSSL11_BIN}/mongod" --version
+  [ "$status" -eq 127 ]
+  assert_output "${OPENSSL11_BIN}/mongod: ${LOADER_ERROR}"
+}
+
+# --- Node.js (package.json "engines": the mongodb driver 7 needs 20.19+)
+
+@test "a node older than package.json's engines fails preflight with exit 3 and what to do" {
+  PATH="${DBA_LAB_ROOT}/tests/fixtures/old-node:${PATH}" run --separate-stderr demo --topology none
+  assert_failure 3
+  assert_line --partial 'FAIL node v18.20.4 is too old'
+  assert_regex "$stderr" 'node v18\.20\.4 is too old: the mongodb driver and bson this project installs need Node\.js 20\.19\.0 or newer \(package\.json "engines"\): install a newer Node\.js'
+}
+
+@test "a recent enough node passes preflight and says what it needs" {
+  FAKE_NODE_VERSION=v20.19.0 PATH="${DBA_LAB_ROOT}/tests/fixtures/old-node:${PATH}" run demo --topology none
+  assert_success
+  assert_line --partial 'ok   node v20.19.0 (needs 20.19.0+)'
+}
+
+# --- --uri at the wrong kind of deployment (the probe's answer: setName, msg)
+# tests/fixtures/uri-probe/mongosh prints the probe's line instead of asking a
+# server; the playbooks are the real ones.
+
+probe_answer() {
+  export FAKE_PROBE_ANSWER="{\"version\":\"7.0.12\",\"setName\":$1,\"msg\":$2,\"exists\":false,\"owner\":null}"
+  export PATH="${DBA_LAB_ROOT}/tests/fixtures/uri-probe:${PATH}"
+}
+
+@test "array-push-oplog --uri at a standalone stops in preflight with exit 3 and one line of why" {
+  probe_answer null null
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_failure 3
+  assert_line --partial 'FAIL --uri mongodb://127.0.0.1:1/ is a standalone; array-push-oplog needs a replica set member: it measures every update in the oplog'
+  assert_regex "$stderr" 'needs a replica set member: it measures every update in the oplog, which only replica set members keep: point --uri at a replica set'
+  [[ ! -e "$REPORT" ]]
+}
+
+@test "array-push-oplog --uri at a mongos is refused too" {
+  probe_answer null '"isdbgrid"'
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_failure 3
+  assert_regex "$stderr" 'is a mongos; array-push-oplog needs a replica set member'
+}
+
+@test "array-push-oplog --uri at a replica set member passes the kind check" {
+  probe_answer '"rs0"' null
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --dry-run --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_success
+  assert_line --partial 'ok   --uri reachable: MongoDB 7.0.12, replica set rs0'
+  refute_output --partial 'array-push-oplog needs'
+}
+
+@test "capped-pubsub --uri at a standalone needs --compare none (change streams need a replica set or mongos)" {
+  probe_answer null null
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_failure 3
+  assert_regex "$stderr" 'is a standalone; capped-pubsub needs a replica set or a mongos: --compare changestream opens change streams'
+  probe_answer null null
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --dry-run --compare none --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_success
+  refute_output --partial 'capped-pubsub needs'
+}
+
+@test "capped-pubsub --uri at a mongos passes the kind check" {
+  probe_answer null '"isdbgrid"'
+  run --separate-stderr "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --dry-run --uri mongodb://127.0.0.1:1/ --report-dir "$REPORT"
+  assert_success
+  refute_output --partial 'capped-pubsub needs'
+}
+
+@test "an unknown PB_URI_NEEDS is the playbook's bug, said in one line" {
+  load_framework
+  PB_URI=mongodb://h/ PB_URI_NEEDS=shard
+  run pb::_check_uri_kind '{"setName":null,"msg":null}'
+  assert_failure
+  assert_output --partial "PB_URI_NEEDS must be any, replset, mongos or replset-or-mongos, not 'shard'"
 }

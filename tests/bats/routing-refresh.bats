@@ -51,12 +51,15 @@ js() {
   run dry --port 30200
   assert_success
   run plan_lines <<<"$output"
-  assert_regex "${lines[4]}" "^\\\$ mongosh 'mongodb://localhost:30203/\\?replicaSet=configRepl' .*\"params\":\\{\"name\":\"reshardingMinimumOperationDurationMillis\",\"value\":0\\}"
-  assert_regex "${lines[5]}" "\"params\":\\{\"name\":\"reshardingCriticalSectionTimeoutMillis\",\"value\":86400000\\}"
-  assert_regex "${lines[6]}" "^\\\$ mongosh mongodb://localhost:30200/ .*\"params\":\\{\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/prepare.js$"
-  assert_regex "${lines[7]}" "\"params\":\\{\"counts\":\"1000,10000,50000\",\"methods\":\"1000:reshard 10000:reshard 50000:reshard\",\"reps\":3,\"presetMax\":150000,\"testCommands\":1,\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/run.js$"
-  assert_regex "${lines[8]}" "^\\\$ ROOT/playbooks/analyze refresh --json "
-  assert_regex "${lines[9]}" "^\\\$ mongosh --nodb .* ROOT/playbooks/lib/scenarios/routing-refresh/report.js$"
+  # preflight runs both binaries first (a sharded run needs mongos to start too)
+  assert_equal "${lines[0]}" "\$ ROOT/tests/fixtures/fake-server/bin/mongod --version"
+  assert_equal "${lines[1]}" "\$ ROOT/tests/fixtures/fake-server/bin/mongos --version"
+  assert_regex "${lines[5]}" "^\\\$ mongosh 'mongodb://localhost:30203/\\?replicaSet=configRepl' .*\"params\":\\{\"name\":\"reshardingMinimumOperationDurationMillis\",\"value\":0\\}"
+  assert_regex "${lines[6]}" "\"params\":\\{\"name\":\"reshardingCriticalSectionTimeoutMillis\",\"value\":86400000\\}"
+  assert_regex "${lines[7]}" "^\\\$ mongosh mongodb://localhost:30200/ .*\"params\":\\{\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/prepare.js$"
+  assert_regex "${lines[8]}" "\"params\":\\{\"counts\":\"1000,10000,50000\",\"methods\":\"1000:reshard 10000:reshard 50000:reshard\",\"reps\":3,\"presetMax\":150000,\"testCommands\":1,\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/run.js$"
+  assert_regex "${lines[9]}" "^\\\$ ROOT/playbooks/analyze refresh --json "
+  assert_regex "${lines[10]}" "^\\\$ mongosh --nodb .* ROOT/playbooks/lib/scenarios/routing-refresh/report.js$"
   assert_line --partial "\"name\":\"reshardingMinimumOperationDurationMillis\",\"json\":\"<value before the run>\",\"restore\":1"
 }
 
@@ -265,4 +268,53 @@ js() {
   assert_line '["NOT APPLICABLE","this version has no chunk grouping (routingTableCacheChunkBucketSize unknown to the server)"]'
   run jq -r 'select(.type == "note") | .text' "$records"
   assert_output --partial "1 of 3 refresh phase(s) had no refresh line of their namespace"
+}
+
+# --- config.chunks lookups (keyed by uuid from 5.0) ----------------------------
+
+@test "chunk filter: a 5.0+ config.collections entry (with timestamp) selects chunks by uuid" {
+  run js "P.chunkFilter('dbalab_routing-refresh.chunks_1000', {_id: 'dbalab_routing-refresh.chunks_1000', lastmodEpoch: 'e', timestamp: {t: 1700000000, i: 5}, uuid: 'U-50', key: {k: 1}, unique: false})"
+  assert_success
+  assert_output '{"uuid":"U-50"}'
+}
+
+@test "chunk filter: a 4.4 entry (uuid but no timestamp) selects chunks by ns" {
+  run js "P.chunkFilter('dbalab_routing-refresh.chunks_1000', {_id: 'dbalab_routing-refresh.chunks_1000', lastmodEpoch: 'e', dropped: false, uuid: 'U-44', key: {k: 'hashed'}, unique: false})"
+  assert_success
+  assert_output '{"ns":"dbalab_routing-refresh.chunks_1000"}'
+}
+
+@test "chunk filter: a namespace without an entry is an error that names it" {
+  run js "P.chunkFilter('dbalab_routing-refresh.gone', null)"
+  assert_failure
+  assert_output --partial "dbalab_routing-refresh.gone is not in config.collections"
+}
+
+@test "no playbook scans config.chunks by ns to find out how it is keyed" {
+  run grep -rnE "getCollection\('chunks'\)\.(findOne|find|countDocuments)\(\{ ?ns ?\}" "${DBA_LAB_ROOT}/playbooks"
+  assert_failure 1
+}
+
+# --- full refresh: a shard refreshes only when told to --------------------------
+
+@test "full refresh: each shard primary drops its table, then _flushRoutingTableCacheUpdates with syncFromConfig makes it reload" {
+  run node -e "const p = require('${RR_JS}/refresh-plan.js'); console.log(JSON.stringify(p.fullRefresh('d.c').map((s) => [s.on, s.command])))"
+  assert_success
+  assert_output '[["mongos",{"flushRouterConfig":"d.c"}],["shard",{"flushRouterConfig":"d.c"}],["shard",{"_flushRoutingTableCacheUpdates":"d.c","syncFromConfig":true}]]'
+}
+
+@test "plan: the full refresh's commands are shown for each version" {
+  use_fake_m
+  fake_m_installed 4.4.29 8.0.4
+  run "$RR" --dry-run --mongodb-version 4.4.29,8.0.4 --dir "${WORKDIR}/data" --report-dir "${WORKDIR}/report"
+  assert_success
+  [ "$(grep -c 'full refresh, each repetition, then the first query through mongos:' <<<"$output")" -eq 2 ]
+  assert_output --partial "on each shard's primary: db.adminCommand({\"_flushRoutingTableCacheUpdates\":\"dbalab_routing-refresh.<collection>\",\"syncFromConfig\":true})"
+  assert_output --partial "on each mongos: db.adminCommand({\"flushRouterConfig\":\"dbalab_routing-refresh.<collection>\"})"
+}
+
+@test "verdicts: shards that refused the full-refresh commands make that series NOT APPLICABLE, with the reason" {
+  run js "S.verdicts(S.fits([{chunks: 1000, node: 'shard', kind: 'full', medianMs: null}, {chunks: 50000, node: 'shard', kind: 'full', medianMs: null}]), {grouping: true, shardFullMeasurable: false}).map((v) => [v.claim, v.holds, v.reason])"
+  assert_success
+  assert_output '[["refresh time grows linearly with the chunk count (shard, full refresh)",null,"not measurable on this version: the shards refused the commands that force their refresh (see the notes)"]]'
 }

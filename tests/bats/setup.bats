@@ -83,3 +83,48 @@ path_without() {
   assert_failure 1
   assert_output "setup: cannot write to ${DBA_LAB_ROOT}: run setup as the checkout's owner"
 }
+
+# --- the Node.js the installed packages need (package.json "engines")
+
+@test "package.json's node engine is what the mongodb driver and bson it installs declare" {
+  run node -e '
+    const root = require(process.argv[1] + "/package.json").engines.node;
+    const lock = require(process.argv[1] + "/package-lock.json").packages[""].engines.node;
+    const need = ["mongodb", "bson"].map((p) => require(process.argv[1] + "/node_modules/" + p + "/package.json").engines.node);
+    console.log([root, lock, ...need].join(" "));' "$DBA_LAB_ROOT"
+  assert_success
+  assert_output ">=20.19.0 >=20.19.0 >=20.19.0 >=20.19.0"
+}
+
+@test "node_version::at_least compares versions as numbers" {
+  source "${DBA_LAB_ROOT}/setup/node-version.sh"
+  node_version::at_least v20.19.0 20.19.0
+  node_version::at_least v22.1.0 20.19.0
+  node_version::at_least v20.100.0 20.19.0
+  run node_version::at_least v20.9.9 20.19.0
+  assert_failure
+  run node_version::at_least v18.20.4 20.19.0
+  assert_failure
+  run node_version::at_least v20.18.3 20.19.0
+  assert_failure
+}
+
+@test "node_version::minimum reads package.json's engines" {
+  source "${DBA_LAB_ROOT}/setup/node-version.sh"
+  run node_version::minimum "${DBA_LAB_ROOT}/package.json"
+  assert_success
+  assert_output "20.19.0"
+}
+
+# Both stop at the node check, before anything is installed.
+@test "a node older than package.json's engines stops the install at once, in one line" {
+  PATH="${DBA_LAB_ROOT}/tests/fixtures/old-node:${PATH}" run "${DBA_LAB_ROOT}/setup/install.sh"
+  assert_failure 1
+  assert_output 'setup: node v18.20.4 is too old: the mongodb driver and bson this project installs need Node.js 20.19.0 or newer (package.json "engines"): install a newer Node.js (https://nodejs.org, or nvm), then run this again'
+}
+
+@test "--check marks a node that is too old and fails" {
+  PATH="${DBA_LAB_ROOT}/tests/fixtures/old-node:${PATH}" run "${DBA_LAB_ROOT}/setup/install.sh" --check
+  assert_failure
+  assert_line --regexp '^node +required +TOO OLD +v18\.20\.4 +the mongodb driver and bson this project installs need Node\.js 20\.19\.0 or newer'
+}

@@ -81,8 +81,10 @@
     });
     const compInsert = oneEntry(comp, 'the compaction insert');
     // deleteMany is not a retryable write: its entries carry no lsid, so they
-    // are counted by namespace, from the compaction insert on. Wait until
-    // they are all visible (or the count stops moving, for batched deletes).
+    // are counted by namespace, from the compaction insert on. From 6.1 the
+    // deletes are batched: applyOps entries of many deletes each (found by the
+    // ns inside applyOps), so entries are fewer than deletes. Wait until they
+    // are all visible (or the count stops moving, for batched deletes).
     const ns = `${stage.dbName}.seconds`;
     let del;
     let previous = -1;
@@ -109,8 +111,7 @@
     stage.measure('fix.compactionDeleteBytes', fix.compactionDeleteBytes, 'B');
     stage.measure('fix.compactionDeleteEntries', Number(del.entries), 'entries');
     stage.note(`Fix (one device-hour): ${model.HOUR} per-second inserts ${model.fmtBytes(fix.insertBytes)}, ` +
-      `compaction insert ${model.fmtBytes(fix.compactionInsertBytes)}, ${deleted} deletes ${model.fmtBytes(fix.compactionDeleteBytes)} ` +
-      `(${del.entries} oplog entries).`);
+      `compaction insert ${model.fmtBytes(fix.compactionInsertBytes)}, ${model.deletesText(deleted, del.entries, fix.compactionDeleteBytes)}.`);
     stage.progress('updates measured', ++done, total);
   }
 

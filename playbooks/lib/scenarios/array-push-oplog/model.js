@@ -255,7 +255,16 @@ function compareVersions(kinds) {
   return { claim, expected, observed: sets.join('; '), holds: versions.every((v) => whole(v).join(',') === first) };
 }
 
+// The compaction's deletes in words: "N deletes (M entries) SIZE". From 6.1 a
+// deleteMany is replicated in batches, applyOps entries of many deletes each
+// (no lsid), so M counts entries, not deletes.
+function deletesText(deletes, entries, bytes) {
+  const batched = Number(entries) < Number(deletes) ? ': batched, several deletes per applyOps entry (6.1+)' : '';
+  return `${deletes} deletes (${entries} entries) ${fmtBytes(Number(bytes))}${batched}`;
+}
+
 module.exports = {
+  deletesText,
   HOUR, PATTERNS, FIX, PATTERN_NAMES, pattern, selectPatterns, parseLengths,
   classify, interpolate, hourBytes, fixHourBytes, verdicts, hourTable, fmtBytes, lagFromStatus, caughtUp, compareVersions,
 };

@@ -22,13 +22,6 @@
     stage.verdict({ claim: v.claim, expected: v.expected, observed: v.observed, holds: v.holds, reason: v.reason });
   }
 
-  // 5.1 made the change stream rewrite the user's $match into the oplog scan's
-  // filter (jstests/change_streams/oplog_rewrite/*, requires_fcv_51): skipped
-  // junk never reaches the $cursor stage's 4 MB batch, which is why C's two
-  // events wait for each other there.
-  const [major, minor] = String(stage.version || '0.0').split('.').map(Number);
-  const pushdown = major > 5 || (major === 5 && minor >= 1);
-  stage.note(pushdown
-    ? `MongoDB ${stage.version} (5.1 or newer) rewrites the stream's $match on fullDocument into the oplog scan: non-matching entries are dropped before the $cursor stage batches what it read, so that batch (internalDocumentSourceCursorBatchSizeBytes, 4 MB) fills only with matching events and C's two events leave together unless the knob is lowered (D).`
-    : `MongoDB ${stage.version} (before 5.1) applies the stream's $match after the $cursor stage: every 6 MB junk entry enters that stage's batch and ends it (one entry is over 4 MB), so C's first event should already leave alone and D has little to improve: compare with a 5.1+ version.`);
+  // What explains this version's runs ($match pushdown, the knob's reach, E's wait).
+  for (const n of timeline.notes(stage.version)) stage.note(n);
 })();

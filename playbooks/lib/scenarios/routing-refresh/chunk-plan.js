@@ -5,6 +5,9 @@
 // (every chunk of 1e7 is still 109,951 wide: room for the probe splits).
 // Plain CommonJS (no shell globals): run.js and the tests require it.
 
+const path = require('path');
+const { chunkQuery } = require(path.resolve(__dirname, '../../../../snippets/lib/chunks-shape.js'));
+
 const SPAN = 2 ** 40;
 
 // The N - 1 interior boundaries that cut [0, SPAN) into N equal ranges (the
@@ -42,4 +45,15 @@ function probePoint(rep) {
   return Math.floor(SPAN / 2) + 1 + rep;
 }
 
-module.exports = { SPAN, grid, shardStarts, presetChunks, probePoint };
+// The config.chunks filter of a namespace from its config.collections entry
+// (null when it has none): {uuid} from 5.0, where chunks are keyed by the
+// collection's uuid (a filter on ns matches nothing there, after reading the
+// whole collection), {ns} before; the rule is the chunkSummary snippet's.
+// The caller looks the entry up (shell calls are awaited only in the stage
+// file) and asks again after reshardCollection, which gives a new uuid.
+function chunkFilter(ns, entry) {
+  if (!entry) throw new Error(`${ns} is not in config.collections`);
+  return chunkQuery(entry);
+}
+
+module.exports = { SPAN, grid, shardStarts, presetChunks, probePoint, chunkFilter };

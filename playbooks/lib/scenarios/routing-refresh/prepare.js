@@ -1,7 +1,9 @@
 // routing-refresh, prepare: balancer off (chunks must stay where they are
 // made), every refresh logged (sharding.shardingCatalogRefresh at verbosity 1
-// on each mongos and shard member: a refresh that found nothing new is logged
-// only at 1), and whether this version has chunk grouping (SERVER-71627).
+// on each mongos and shard member: a refresh that found a new version is at
+// the default level on every version, but some that found nothing new are only
+// at 1, which ones depending on the release: src/mongo/s/catalog_cache.cpp,
+// routing-refresh.md), and whether this version has chunk grouping (SERVER-71627).
 (() => {
   load(require('path').resolve(__dirname, 'nodes.js'));
   const nodes = globalThis.rrNodes;

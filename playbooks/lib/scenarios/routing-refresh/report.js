@@ -13,7 +13,9 @@
   const phases = records
     .filter((r) => r.type === 'row' && r.table === 'phases' && r.version === version && r.row)
     .map((r) => ({ ...r.row, startMs: Date.parse(r.row.start), endMs: Date.parse(r.row.end) }));
-  const grouping = records.filter((r) => r.type === 'measure' && r.version === version && r.key === 'chunkGrouping').map((r) => r.value)[0];
+  const measured = (key) => records.filter((r) => r.type === 'measure' && r.version === version && r.key === key).map((r) => r.value)[0];
+  const grouping = measured('chunkGrouping');
+  const shardFullMeasurable = measured('shardFullRefreshMeasurable') !== 0;
 
   const events = [];
   for (const spec of String(stage.params.events || '').split(';').filter(Boolean)) {
@@ -48,7 +50,7 @@
   for (const f of fitList) stage.row('fits', f);
 
   const g = grouping === 1 ? true : grouping === 0 ? false : null;
-  for (const v of rs.verdicts(fitList, { grouping: g })) {
+  for (const v of rs.verdicts(fitList, { grouping: g, shardFullMeasurable })) {
     stage.verdict({ claim: v.claim, expected: v.expected, observed: v.observed, holds: v.holds, reason: v.reason });
   }
 })();

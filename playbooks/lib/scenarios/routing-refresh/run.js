@@ -1,7 +1,8 @@
 // routing-refresh, run: for each chunk count of the sweep, make the chunks
 // (method chosen per version by the playbook), then time refreshes:
 // incremental (split or move one chunk, then the first query through mongos)
-// and full (flushRouterConfig on every mongos and shard, then the first query).
+// and full (refresh-plan.js: every mongos and shard primary drops its table,
+// the shards are made to reload theirs, then the first query).
 // Each repetition is recorded as a row of table "phases" (start, end, first
 // query latency) that the analyze stage matches with the refresh log lines.
 //
@@ -12,6 +13,7 @@
   load(path.resolve(__dirname, 'nodes.js'));
   const nodes = globalThis.rrNodes;
   const plan = require(path.resolve(__dirname, 'chunk-plan.js'));
+  const refreshPlan = require(path.resolve(__dirname, 'refresh-plan.js'));
   const { reps, presetMax } = stage.params;
   const counts = String(stage.params.counts).split(',').map(Number);
   const methods = Object.fromEntries(String(stage.params.methods).split(' ').map((w) => w.split(':')));
@@ -38,13 +40,9 @@
   const en = run(admin, { enableSharding: dbName });
   if (!en.ok && en.codeName !== 'AlreadyInitialized') ok(en, `enableSharding ${dbName}`);
 
-  // Chunks of a namespace: config.chunks holds ns (<= 4.4) or the collection
-  // uuid (5.0+), as config.collections says.
-  const chunkFilter = (ns) => {
-    const c = config.getCollection('collections').findOne({ _id: ns });
-    if (!c) throw new Error(`${ns} is not in config.collections`);
-    return config.getCollection('chunks').findOne({ ns }) ? { ns } : { uuid: c.uuid };
-  };
+  // Chunks of a namespace: by uuid (5.0+) or ns, as its config.collections
+  // entry says; never a probe of config.chunks by ns, which reads all of it on 5.0+.
+  const chunkFilter = (ns) => plan.chunkFilter(ns, config.getCollection('collections').findOne({ _id: ns }));
   const chunkCount = (ns) => config.getCollection('chunks').countDocuments(chunkFilter(ns));
   const perShard = (ns) => config.getCollection('chunks').aggregate([{ $match: chunkFilter(ns) }, { $group: { _id: '$shard', n: { $sum: 1 } } }]).toArray()
     .map((x) => `${x._id} ${x.n}`).join(', ');
@@ -142,15 +140,26 @@
     return rep;
   };
 
+  // Full refresh: refresh-plan.js says which commands and why (a shard
+  // refreshes only when told to by _flushRoutingTableCacheUpdates). A shard
+  // that refuses them makes its full-refresh series not measurable here; the
+  // reason is recorded once and the mongos part goes on.
+  let shardFullRefusal = null;
   const fullStep = (coll, rep) => {
-    for (const m of mongosConns) ok(run(m.getDB('admin'), { flushRouterConfig: coll.ns }), 'flushRouterConfig on mongos');
-    for (const s of shardConns) {
-      const res = run(s.getDB('admin'), { flushRouterConfig: coll.ns });
-      if (!res.ok && res.codeName === 'CommandNotFound') {
-        if (!fullStep.warned) stage.note('flushRouterConfig is not available on shards before 4.0.6: full refreshes are of mongos only.');
-        fullStep.warned = true;
-      } else {
-        ok(res, 'flushRouterConfig on a shard');
+    for (const step of refreshPlan.fullRefresh(coll.ns)) {
+      if (step.on === 'mongos') {
+        for (const m of mongosConns) ok(run(m.getDB('admin'), step.command), `${Object.keys(step.command)[0]} on mongos`);
+        continue;
+      }
+      if (shardFullRefusal) continue;
+      for (const s of shardConns) {
+        const res = run(s.getDB('admin'), step.command);
+        if (!res.ok) {
+          shardFullRefusal = `${JSON.stringify(step.command)} on a shard: ${res.codeName || ''} ${res.errmsg || ''}`.trim();
+          stage.measure('shardFullRefreshMeasurable', 0);
+          stage.note(`The shards' full refresh is not measurable on this version: they refused ${shardFullRefusal}. Full refreshes are of mongos only.`);
+          break;
+        }
       }
     }
     return coll.key === 'range' ? plan.probePoint(-1) : rep;
