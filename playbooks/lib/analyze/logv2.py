@@ -21,8 +21,6 @@ releases: 24104 (namespace, newVersion, oldVersion " from version X" or "",
 durationMillis), 24103 (error), 24105 (unsharded).
 """
 
-import re
-
 import orjson
 
 from .common import Unparsable, as_int, first_key
@@ -32,7 +30,6 @@ REFRESH_IDS = {4619901: "ok", 4619902: "unsharded", 4619903: "failed",
                24104: "ok", 24103: "failed", 24105: "unsharded"}
 
 _DATE = b'{"t":{"$date":"'
-_NUMBER = re.compile(rb"-?\d+")
 
 
 def parse(line):
@@ -63,25 +60,12 @@ def is_change_stream(command):
     return False
 
 
-def _metric(line, key, lo, hi):
-    at = line.find(key, lo, hi)
-    if at == -1:
-        return 0
-    at += len(key)
-    end = line.find(b",", at, hi)
-    try:
-        return int(line[at:end])
-    except ValueError:
-        found = _NUMBER.match(line, at)
-        if not found:
-            raise
-        return int(found.group())
-
-
 def cursor_fast(line):
-    """The cursor event of a whole slow query line read by position, None
-    when the line is not one (then ask cursor_slow)."""
-    if not line.startswith(_DATE):
+    """The cursor event of a whole slow query line, reading the command by
+    position and parsing only the server-written tail (from "cursorid" to
+    the end of attr); None when the line is not that simple (then ask
+    cursor_slow), False when it is whole and not a cursor line."""
+    if line[-2:] != b"}}" or not line.startswith(_DATE):
         return None
     te = line.find(b'"', 15)
     at = line.find(b'"id":', te, te + 64)
@@ -89,30 +73,17 @@ def cursor_fast(line):
         return None
     if not line.startswith(b"51803,", at + 5):
         return False  # a whole other kind of line: not a slow query
-    if line[-2:] != b"}}":
-        return None
-    dur_at = line.rfind(b'"durationMillis":')
-    if dur_at == -1:
-        return None
+    p = line.rfind(b'"cursorid":')
+    if p == -1:
+        return None  # no cursor, or cut: the full parse tells
     try:
-        duration = int(line[dur_at + 17:-2])
-    except ValueError:
+        tail = orjson.loads(b"{" + line[p:-1])
+    except orjson.JSONDecodeError:
         return None
     attr = line.find(b'"attr":{', at)
-    p = line.rfind(b'"cursorid":', attr, dur_at)
-    if p == -1:
-        return False  # a whole slow query without a cursor
-    try:
-        cursor_id = int(line[p + 11:line.find(b",", p)])
-        nreturned = _metric(line, b'"nreturned":', p, dur_at)
-        docs = _metric(line, b'"docsExamined":', p, dur_at)
-        keys = _metric(line, b'"keysExamined":', p, dur_at)
-        bytes_read = _metric(line, b'"bytesRead":', p, dur_at)
-    except ValueError:
-        return None
     n = line.find(b'"ns":"', attr, p)
     c = line.find(b'"command":{"', attr, p)
-    if n == -1 or c == -1:
+    if n == -1 or c == -1 or attr == -1:
         return None
     ns = line[n + 6:line.find(b'"', n + 6)]
     name = line[c + 12:line.find(b'"', c + 12)]
@@ -132,8 +103,19 @@ def cursor_fast(line):
         if b'"pipeline":[{"$changeStream":' not in region:
             return None  # ask the full parse where the stage is
         change_stream = origin == "aggregate"
-    return (cursor_id, ns.decode(), name.decode(), origin, change_stream,
-            nreturned, docs, keys, bytes_read, duration, line[15:te].decode())
+    get = tail.get
+    storage = get("storage")
+    data = storage.get("data") if storage.__class__ is dict else None
+    cursor_id = get("cursorid")
+    if cursor_id.__class__ is not int:
+        return None
+    try:
+        return (cursor_id, ns.decode(), name.decode(), origin, change_stream,
+                get("nreturned", 0), get("docsExamined", 0), get("keysExamined", 0),
+                data.get("bytesRead", 0) if data.__class__ is dict else 0,
+                tail["durationMillis"], line[15:te].decode())
+    except KeyError:
+        return None
 
 
 def cursor_slow(doc):
