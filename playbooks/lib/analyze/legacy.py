@@ -144,7 +144,7 @@ def refresh_event(match):
         found = pattern.match(msg)
         if found:
             fields = found.groupdict()
-            return {
+            event = {
                 "time": match.group("ts"),
                 "namespace": fields["ns"],
                 "fromVersion": fields.get("from"),
@@ -154,6 +154,15 @@ def refresh_event(match):
                 "logId": None,
                 "format": "text",
             }
+            # 3.6's "found version" names only the version found: full or
+            # incremental cannot be told; "didn't find any metadata changes"
+            # started from a cached table. 2.x-3.4 say "based on: (empty)"
+            # for a full load.
+            if status == "unchanged":
+                event["kind"] = "incremental"
+            elif status == "ok" and "from" not in fields:
+                event["kind"] = None
+            return event
     if not re.search(r" took \d+", msg):
         raise Unparsable("routing refresh line without 'took N ms' (cut or re-wrapped?)")
     raise Unparsable("routing refresh message in an unknown shape")

@@ -70,6 +70,8 @@ def is_unsharded_version(text):
 
 
 def kind_of(event):
+    if "kind" in event:
+        return event["kind"]
     if event["status"] != "ok":
         return None
     start = event["fromVersion"]
