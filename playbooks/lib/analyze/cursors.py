@@ -216,7 +216,9 @@ def new_state():
 
 
 def needles(source):
-    return (NEEDLE,)
+    # JSON: the slow query id, near the start of the line, so that a line
+    # cut before its cursorid is still found, and counted as unparsable.
+    return (b"51803",) if source.json else (NEEDLE,)
 
 
 def found(state):

@@ -75,7 +75,10 @@ def cursor_fast(line):
         return False  # a whole other kind of line: not a slow query
     p = line.rfind(b'"cursorid":')
     if p == -1:
-        return None  # no cursor, or cut: the full parse tells
+        # Whole (it ends with the last attribute, durationMillis) and
+        # without a cursor; anything else goes to the full parse.
+        d = line.rfind(b'"durationMillis":')
+        return False if d != -1 and line[d + 17:-2].isdigit() else None
     try:
         tail = orjson.loads(b"{" + line[p:-1])
     except orjson.JSONDecodeError:
