@@ -6,8 +6,9 @@ so per-cursor state is a fixed record in flat arrays (about 130 bytes, see
 RECORD_BYTES) found through an open-addressing index of int32 slots, instead
 of a dict of dicts (about 1.2 kB each)."""
 
-import json
 from array import array
+
+import orjson
 
 from . import legacy, logv2
 from .common import Bad, Unparsable, earlier, human_bytes, seq_of, table
@@ -231,11 +232,13 @@ WHAT = "cursor"
 def output(state, as_json, out):
     rows = state.rows()
     if as_json:
+        dumps = orjson.dumps
+        write = out.write
         for row in rows:
             record = {"record": "cursor"}
             record.update(row)
             record["cursorId"] = str(row["cursorId"])
-            out.write(json.dumps(record, separators=(",", ":")) + "\n")
+            write(dumps(record).decode() + "\n")
         return
     if not rows:
         return

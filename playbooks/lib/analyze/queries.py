@@ -60,10 +60,19 @@ def normalize(value):
     return 1
 
 
+_SHAPES = {}
+
+
 def shape_text(shape):
+    """mloginfo's text of a shape (sorted keys, ", " and ": "); a log has few
+    shapes, so each text is made once and found by orjson's compact form."""
     if shape is None:
         return None
-    return json.dumps(shape, sort_keys=True, separators=(", ", ": "), ensure_ascii=False)
+    key = orjson.dumps(shape, option=orjson.OPT_SORT_KEYS)
+    text = _SHAPES.get(key)
+    if text is None:
+        text = _SHAPES[key] = json.dumps(shape, sort_keys=True, separators=(", ", ": "), ensure_ascii=False)
+    return text
 
 
 class _ShellDoc:
@@ -394,7 +403,7 @@ def output(state, as_json, out):
         for row in result:
             record = {"record": "query"}
             record.update(row)
-            out.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
+            out.write(orjson.dumps(record).decode() + "\n")
         return
     if not result:
         return
