@@ -15,7 +15,7 @@
 # Then, R rounds (default 3), each running in turn for every log and report
 #   playbooks/analyze REPORT --json LOG
 #   jq -c 'select(...) | [...]' LOG          (the same lines, a few fields)
-#   LC_ALL=C grep -cF NEEDLE LOG             (the report's needle: a floor)
+#   LC_ALL=C grep -F NEEDLE LOG              (the report's needle: a floor)
 # and prints per log and report the median seconds, MB/s and peak memory
 # (RSS of the whole process tree, sampled from /proc every 10 ms, and at
 # least the largest process's maxrss), and the ratios: analyze against jq
@@ -230,7 +230,7 @@ print(lines)
 PY
 }
 
-# Runs a command with stdout to /dev/null; prints "seconds peak_MiB". Exit
+# Runs a command with stdout to the file MEASURE_SINK; prints "seconds peak_MiB". Exit
 # codes other than those in MEASURE_OK (default 0) are failures.
 measure() {
   python3 - "$@" <<'PY'
@@ -259,7 +259,10 @@ def rss_tree(pid):
     return total
 
 start = time.monotonic()
-proc = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+# Output goes to a real file: GNU grep stops at the first match when its
+# output is /dev/null, even with -c.
+sink = open(os.environ["MEASURE_SINK"], "wb")
+proc = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=sink)
 peak = 0
 while proc.poll() is None:
     peak = max(peak, rss_tree(proc.pid))
@@ -307,6 +310,7 @@ main() {
   command -v jq >/dev/null || die "jq is needed for the comparison"
 
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-analyze-bench.XXXXXX")"
+  export MEASURE_SINK="${tmp}/out"
   # shellcheck disable=SC2064  # expand now: the path is fixed from here on
   trap "rm -rf -- '$tmp'" EXIT
   local -a kinds report_list
@@ -330,7 +334,7 @@ main() {
           case "$tool" in
             analyze) out="$(measure "${ROOT}/playbooks/analyze" "$report" --json "${tmp}/${kind}.log")" ;;
             jq) out="$(measure jq -c "$(jq_filter "$report")" "${tmp}/${kind}.log")" ;;
-            grep) out="$(MEASURE_OK="0 1" measure env LC_ALL=C grep -cF "$(needle "$report")" "${tmp}/${kind}.log")" ;;
+            grep) out="$(MEASURE_OK="0 1" measure env LC_ALL=C grep -F "$(needle "$report")" "${tmp}/${kind}.log")" ;;
           esac
           printf '%s %s %s %s\n' "$kind" "$report" "$tool" "$out" >>"${tmp}/runs"
           printf 'round %d  %-8s %-8s %-8s %s\n' "$((round + 1))" "$kind" "$report" "$tool" "$out" >&2

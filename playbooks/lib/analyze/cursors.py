@@ -47,8 +47,10 @@ class Table:
             self.names.append(text)
         return nid
 
-    def _grow(self):
+    def _grow(self, at_least=0):
         size = len(self.index) * 2
+        while size < at_least:
+            size *= 2
         self.index = array("l", [-1]) * size
         self.mask = mask = size - 1
         index, ids = self.index, self.ids
@@ -151,39 +153,70 @@ class Table:
             self.__dict__.update(other.__dict__)
             self.bad = bad
             return
-        tmpl = self.clock.remap(other.clock)
-        names = other.names
-        for s in range(len(other.ids)):
-            st = other.stats[s * NSTATS:(s + 1) * NSTATS]
-            tm = other.times[s * NTIMES:(s + 1) * NTIMES]
-            cd = other.codes[s * NCODES:(s + 1) * NCODES]
-            cid = other.ids[s]
-            d = self.slot(cid)
-            first = (tmpl[cd[3]] if cd[3] >= 0 else -1, cd[4])
-            last = (tmpl[cd[5]] if cd[5] >= 0 else -1, cd[6])
-            origin = self._name(names[cd[1]]) if cd[1] >= 0 else -1
-            if d < 0:
-                if (len(self.ids) + 1) * 2 > len(self.index):
-                    self._grow()
-                    d = self.slot(cid)
-                self.index[-d - 1] = d = len(self.ids)
-                self.ids.append(cid)
-                self.stats.extend(st)
-                self.times.extend(tm)
-                self.codes.extend((self._name(names[cd[0]]), origin, cd[2]) + first + last)
-                continue
-            for i in range(NSTATS):
-                self.stats[d * NSTATS + i] += st[i]
-            t, c = d * NTIMES, d * NCODES
-            if earlier(tm[0], tm[1], self.times[t], self.times[t + 1]):
-                self.times[t:t + 2] = array("q", tm[0:2])
-                self.codes[c + 3:c + 5] = array("l", first)
-            if earlier(self.times[t + 2], self.times[t + 3], tm[2], tm[3]):
-                self.times[t + 2:t + 4] = array("q", tm[2:4])
-                self.codes[c + 5:c + 7] = array("l", last)
-            if origin != -1 and (self.codes[c + 1] == -1 or cd[2] & F_OPENER):
-                self.codes[c + 1] = origin
-            self.codes[c + 2] |= cd[2]
+        tmpl = self.clock.remap(other.clock) + [-1]  # [-1]: no time
+        names = [self._name(n) for n in other.names] + [-1]  # [-1]: no origin
+        shared, fresh = [], []
+        slot = self.slot
+        for s, cid in enumerate(other.ids):
+            (shared if slot(cid) >= 0 else fresh).append(s)
+        # Cursors only the other part saw (all of them, when ids are
+        # distinct) are appended in bulk; the few seen by both are folded.
+        if len(fresh) == len(other.ids):
+            base = len(self.ids)
+            self.ids.extend(other.ids)
+            self.stats.extend(other.stats)
+            self.times.extend(other.times)
+            cd = other.codes
+            self.codes.extend(array("l", [
+                v if (i % NCODES) in (2, 4, 6) else (tmpl[v] if (i % NCODES) in (3, 5) else names[v])
+                for i, v in enumerate(cd)]))
+            if len(self.index) < 2 * len(self.ids):
+                self._grow(2 * len(self.ids))  # re-inserts every id
+            else:
+                for s in range(base, len(self.ids)):
+                    self._insert(s)
+            return
+        for s in fresh + shared:
+            self._fold(other, s, tmpl, names)
+
+    def _insert(self, s):
+        mask, index = self.mask, self.index
+        h = _hash(self.ids[s]) & mask
+        while index[h] != -1:
+            h = (h + 1) & mask
+        index[h] = s
+
+    def _fold(self, other, s, tmpl, names):
+        st = other.stats[s * NSTATS:(s + 1) * NSTATS]
+        tm = other.times[s * NTIMES:(s + 1) * NTIMES]
+        cd = other.codes[s * NCODES:(s + 1) * NCODES]
+        cid = other.ids[s]
+        first = (tmpl[cd[3]], cd[4])
+        last = (tmpl[cd[5]], cd[6])
+        origin = names[cd[1]]
+        d = self.slot(cid)
+        if d < 0:
+            if (len(self.ids) + 1) * 2 > len(self.index):
+                self._grow()
+                d = self.slot(cid)
+            self.index[-d - 1] = d = len(self.ids)
+            self.ids.append(cid)
+            self.stats.extend(st)
+            self.times.extend(tm)
+            self.codes.extend((names[cd[0]], origin, cd[2]) + first + last)
+            return
+        for i in range(NSTATS):
+            self.stats[d * NSTATS + i] += st[i]
+        t, c = d * NTIMES, d * NCODES
+        if earlier(tm[0], tm[1], self.times[t], self.times[t + 1]):
+            self.times[t:t + 2] = array("q", tm[0:2])
+            self.codes[c + 3:c + 5] = array("l", first)
+        if earlier(self.times[t + 2], self.times[t + 3], tm[2], tm[3]):
+            self.times[t + 2:t + 4] = array("q", tm[2:4])
+            self.codes[c + 5:c + 7] = array("l", last)
+        if origin != -1 and (self.codes[c + 1] == -1 or cd[2] & F_OPENER):
+            self.codes[c + 1] = origin
+        self.codes[c + 2] |= cd[2]
 
     def rows(self):
         out = []

@@ -71,3 +71,19 @@ def test_per_cursor_state_is_a_small_fixed_record():
     used = sum(a.itemsize * a.buffer_info()[1] for a in (table.ids, table.stats, table.times,
                                                          table.codes, table.index))
     assert used / n < 200
+
+
+def test_parts_with_distinct_cursors_merge_in_bulk_to_one_pass():
+    def part(ids, first_seq):
+        table = cursors.Table()
+        for i, cid in enumerate(ids):
+            table.add((cid, "a.b", "find", "find", False, 1, 2, 3, 4, 5, "2022-03-02T06:47:26.%03dZ" % (i % 1000)),
+                      first_seq + i, 2)
+        return table
+    rng = random.Random(3)
+    ids = [rng.getrandbits(63) for _ in range(5000)]
+    merged = cursors.Table()
+    merged.merge(part(ids[:1000], 0))
+    merged.merge(part(ids[1000:], 1000))
+    assert merged.rows() == part(ids, 0).rows()
+    assert all(merged.slot(cid) >= 0 for cid in ids)
