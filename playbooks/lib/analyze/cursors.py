@@ -19,7 +19,7 @@ NSTATS = 7  # commands, getMores, nreturned, docsExamined, keysExamined, bytesRe
 NTIMES = 4  # first key, first seq, last key, last seq
 NCODES = 7  # ns, origin, flags, first template, first hms, last template, last hms
 F_CHANGE_STREAM, F_JSON, F_TEXT, F_OPENER = 1, 2, 4, 8
-RECORD_BYTES = 8 + 8 * NSTATS + 8 * NTIMES + 4 * NCODES + 4 * 2  # + index slots at load <= 1/2
+RECORD_BYTES = 8 + 8 * NSTATS + 8 * NTIMES + 4 * NCODES  # + 2 to 4 int32 index slots
 
 
 class Table:
@@ -29,8 +29,8 @@ class Table:
         self.ids = array("q")
         self.stats = array("q")
         self.times = array("q")
-        self.codes = array("l")
-        self.index = array("l", [-1]) * 1024
+        self.codes = array("i")
+        self.index = array("i", [-1]) * 1024
         self.mask = 1023
         self.names = []       # interned ns and command names
         self.name_ids = {}
@@ -51,7 +51,7 @@ class Table:
         size = len(self.index) * 2
         while size < at_least:
             size *= 2
-        self.index = array("l", [-1]) * size
+        self.index = array("i", [-1]) * size
         self.mask = mask = size - 1
         index, ids = self.index, self.ids
         for slot in range(len(ids)):
@@ -166,10 +166,10 @@ class Table:
             self.ids.extend(other.ids)
             self.stats.extend(other.stats)
             self.times.extend(other.times)
-            cd = other.codes
-            self.codes.extend(array("l", [
-                v if (i % NCODES) in (2, 4, 6) else (tmpl[v] if (i % NCODES) in (3, 5) else names[v])
-                for i, v in enumerate(cd)]))
+            codes = array("i", other.codes)
+            for column, table in ((0, names), (1, names), (3, tmpl), (5, tmpl)):
+                codes[column::NCODES] = array("i", [table[v] for v in codes[column::NCODES]])
+            self.codes.extend(codes)
             if len(self.index) < 2 * len(self.ids):
                 self._grow(2 * len(self.ids))  # re-inserts every id
             else:
@@ -210,33 +210,40 @@ class Table:
         t, c = d * NTIMES, d * NCODES
         if earlier(tm[0], tm[1], self.times[t], self.times[t + 1]):
             self.times[t:t + 2] = array("q", tm[0:2])
-            self.codes[c + 3:c + 5] = array("l", first)
+            self.codes[c + 3:c + 5] = array("i", first)
         if earlier(self.times[t + 2], self.times[t + 3], tm[2], tm[3]):
             self.times[t + 2:t + 4] = array("q", tm[2:4])
-            self.codes[c + 5:c + 7] = array("l", last)
+            self.codes[c + 5:c + 7] = array("i", last)
         if origin != -1 and (self.codes[c + 1] == -1 or cd[2] & F_OPENER):
             self.codes[c + 1] = origin
         self.codes[c + 2] |= cd[2]
 
+    def order(self):
+        """Slots slowest first (then by id), sorted on one integer each so that
+        a log of distinct cursors needs no per-row objects to be sorted."""
+        stats, ids = self.stats, self.ids
+        return sorted(range(len(ids)),
+                      key=lambda s: (-stats[s * NSTATS + 6] << 65) | (ids[s] + (1 << 63)))
+
+    def row(self, s):
+        st = self.stats[s * NSTATS:(s + 1) * NSTATS]
+        cd = self.codes[s * NCODES:(s + 1) * NCODES]
+        formats = [f for bit, f in ((F_JSON, "json"), (F_TEXT, "text")) if cd[2] & bit]
+        return {
+            "cursorId": self.ids[s], "ns": self.names[cd[0]],
+            "originatingCommand": self.names[cd[1]] if cd[1] >= 0 else None,
+            "changeStream": bool(cd[2] & F_CHANGE_STREAM),
+            "commands": st[0], "getMores": st[1], "nreturned": st[2],
+            "docsExamined": st[3], "keysExamined": st[4], "bytesRead": st[5],
+            "durationMillis": st[6],
+            "firstTime": self.clock.decode(cd[3], cd[4]),
+            "lastTime": self.clock.decode(cd[5], cd[6]),
+            "format": "+".join(formats),
+        }
+
     def rows(self):
-        out = []
-        for s in range(len(self.ids)):
-            st = self.stats[s * NSTATS:(s + 1) * NSTATS]
-            cd = self.codes[s * NCODES:(s + 1) * NCODES]
-            formats = [f for bit, f in ((F_JSON, "json"), (F_TEXT, "text")) if cd[2] & bit]
-            out.append({
-                "cursorId": self.ids[s], "ns": self.names[cd[0]],
-                "originatingCommand": self.names[cd[1]] if cd[1] >= 0 else None,
-                "changeStream": bool(cd[2] & F_CHANGE_STREAM),
-                "commands": st[0], "getMores": st[1], "nreturned": st[2],
-                "docsExamined": st[3], "keysExamined": st[4], "bytesRead": st[5],
-                "durationMillis": st[6],
-                "firstTime": self.clock.decode(cd[3], cd[4]),
-                "lastTime": self.clock.decode(cd[5], cd[6]),
-                "format": "+".join(formats),
-            })
-        out.sort(key=lambda r: (-r["durationMillis"], r["cursorId"]))
-        return out
+        """Every row, slowest first (rows are made one at a time by output)."""
+        return [self.row(s) for s in self.order()]
 
 
 def _hash(value):
@@ -263,22 +270,21 @@ WHAT = "cursor"
 
 
 def output(state, as_json, out):
-    rows = state.rows()
     if as_json:
         dumps = orjson.dumps
         write = out.write
-        for row in rows:
+        for s in state.order():
             record = {"record": "cursor"}
-            record.update(row)
-            record["cursorId"] = str(row["cursorId"])
+            record.update(state.row(s))
+            record["cursorId"] = str(record["cursorId"])
             write(dumps(record).decode() + "\n")
         return
-    if not rows:
+    if not len(state):
         return
     headers = ["CURSOR ID", "NS", "OPENED BY", "CMDS", "GETMORES", "NRETURNED", "DOCS EXAMINED",
                "KEYS EXAMINED", "BYTES READ", "MILLIS", "FIRST", "LAST", "FORMAT"]
     body = []
-    for r in rows:
+    for r in state.rows():
         opened = r["originatingCommand"]
         if r["changeStream"]:
             opened = "%s/$changeStream" % (opened or "aggregate")
@@ -286,5 +292,3 @@ def output(state, as_json, out):
                      r["docsExamined"], r["keysExamined"], human_bytes(r["bytesRead"]),
                      r["durationMillis"], r["firstTime"], r["lastTime"], r["format"]])
     out.write(table(headers, body, {0, 3, 4, 5, 6, 7, 8, 9}) + "\n")
-
-
