@@ -77,8 +77,8 @@ def shape_text(shape):
 
 class _ShellDoc:
     """A reader of the mongo shell notation of legacy text logs ({ a: 1,
-    b: ObjectId('...'), c: /x/i, d: [ 1, 2 ] }) into Python values, every
-    scalar as 1 (the shape needs no more)."""
+    b: ObjectId('...'), c: /x/i, d: [ 1, 2 ] }) into Python values: strings
+    as text, every other scalar as 1 (the shape needs no more)."""
 
     def __init__(self, text):
         self.s = text
@@ -214,17 +214,9 @@ def text_shape(body, trigger):
     doc = _braced(body, start)
     if doc is None:
         return None
-    parsed = _ShellDoc(doc).value()
-    # Strings were kept as text by the reader: collapse them like any value.
-    return normalize(_strings_to_values(parsed))
-
-
-def _strings_to_values(value):
-    if isinstance(value, dict):
-        return {k: _strings_to_values(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_strings_to_values(v) for v in value]
-    return value
+    # Strings are kept as text by the reader, so that a list of strings
+    # folds into one 1 as in mloginfo; normalize turns the rest into 1.
+    return normalize(_ShellDoc(doc).value())
 
 
 # ---------------------------------------------------------------- events --
