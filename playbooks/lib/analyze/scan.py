@@ -8,6 +8,7 @@ import os
 from .source import matching_lines_any, ranges
 
 PARALLEL_MIN = 64 << 20  # below this, starting processes costs more than it saves
+PART_MIN = 16 << 20
 
 
 def _scan_range(report, source, needles, start, end):
@@ -41,7 +42,7 @@ def run(report_name, report, sources):
     for source in sources:
         needles = report.needles(source) if hasattr(report, "needles") else (report.NEEDLE,)
         if jobs > 1 and source.splittable() and source.size >= PARALLEL_MIN:
-            parts = ranges(source, jobs)
+            parts = ranges(source, jobs, PART_MIN)
             if len(parts) > 1:
                 import multiprocessing
                 ctx = multiprocessing.get_context("fork")
