@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
-# Benchmark: playbooks/analyze refresh against a naive jq pass on a big JSON log.
+# Benchmark: every playbooks/analyze report against jq and grep -F, on three
+# kinds of JSON (4.4+) log, with time and peak memory.
 #
-#   bench/analyze.sh [--size-mb N] [LOGFILE]
+#   bench/analyze.sh [--size-mb N] [--rounds R] [--logs few,all,distinct] [--reports LIST]
 #
-# Without LOGFILE it generates a JSON (4.4+ format) log of N MiB (default 1024)
-# in a temporary directory, where about one line in 20,000 is a routing refresh
-# (id 4619901) and the rest are the usual noise of a busy mongod (slow queries,
-# connections, WiredTiger, access control). It then times
-#   playbooks/analyze refresh --json LOG
-#   jq -c 'select(.id==4619901)' LOG
-# checks that both found the same number of refreshes, prints the figures and
-# the speed-up, and deletes the generated file. Goal: at least 10x.
+# Generates three logs of N MiB each (default 300) in a temporary directory,
+# line by line with fresh random values (no repeated pool: gzip ratios and
+# per-cursor memory stay those of a real log):
+#   few       a busy mongod at default slowms: connections, client metadata,
+#             WiredTiger checkpoints; 5% slow queries, 0.1% routing refreshes
+#   all       slowms 0, as the playbooks run: every line a slow query
+#             (find opening a cursor, its getMores, exhausted finds, updates)
+#   distinct  every line a find that opened a cursor of its own
+# Then, R rounds (default 3), each running in turn for every log and report
+#   playbooks/analyze REPORT --json LOG
+#   jq -c 'select(...) | [...]' LOG          (the same lines, a few fields)
+#   LC_ALL=C grep -F NEEDLE LOG              (the report's needle: a floor)
+# and prints per log and report the median seconds, MB/s and peak memory
+# (RSS of the whole process tree, sampled from /proc every 10 ms, and at
+# least the largest process's maxrss), and the ratios: analyze against jq
+# (goal: at least 10x) and against grep -F (goal: at least 25%).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
+readonly REPORTS_ALL="cursors,refresh,queries"
+readonly LOGS_ALL="few,all,distinct"
 
 usage() {
-  sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 die() {
@@ -25,147 +36,327 @@ die() {
   exit 2
 }
 
-now() {
-  date +%s.%N
-}
-
-elapsed() {
-  awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'
-}
-
-# Writes SIZE_MB MiB of log lines to FILE (deterministic: same seed, same file).
+# Writes SIZE_MB MiB of KIND log lines to FILE (deterministic: same seed, same file).
 generate() {
-  local file="$1" size_mb="$2"
-  python3 - "$file" "$size_mb" <<'PY'
+  local kind="$1" file="$2" size_mb="$3"
+  python3 - "$kind" "$file" "$size_mb" <<'PY'
 import json, random, sys
 
-path, size_mb = sys.argv[1], int(sys.argv[2])
-rng = random.Random(20221017)
+kind, path, size_mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rng = random.Random(20221017 + len(kind))
 target = size_mb << 20
+dumps = json.JSONEncoder(separators=(",", ":")).encode
+COLLS = ["orders", "customers", "carts", "events", "invoices", "items", "sessions", "audit"]
+FIELDS = ["customerId", "status", "createdAt", "sku", "region", "total", "userId", "type", "tags"]
 
-def stamp(i):
-    s = i // 50
-    return "2024-05-%02dT%02d:%02d:%02d.%03d+00:00" % (
-        1 + (s // 86400) % 28, (s // 3600) % 24, (s // 60) % 60, s % 60, i % 1000)
 
-def line(t, s, c, log_id, ctx, msg, attr):
+def stamp(ms):
+    s, ms = divmod(ms, 1000)
+    d, s = divmod(s, 86400)
+    return "2024-05-%02dT%02d:%02d:%02d.%03d+00:00" % (1 + d % 28, s // 3600, s // 60 % 60, s % 60, ms)
+
+
+def line(t, c, log_id, ctx, msg, attr):
     # The spacing of real mongod lines: padded after "s", "c" and "id".
-    return ('{"t":{"$date":"%s"},"s":"%s",  "c":"%s", "id":%d,   "ctx":"%s","msg":"%s","attr":%s}'
-            % (t, s, c.ljust(8)[:8].rstrip(), log_id, ctx, msg, json.dumps(attr, separators=(",", ":"))))
+    return '{"t":{"$date":"%s"},"s":"I",  "c":"%s",%s"id":%d,%s"ctx":"%s","msg":"%s","attr":%s}' % (
+        stamp(t), c, " " * (9 - len(c)), log_id, " " * (8 - len(str(log_id))), ctx, msg, dumps(attr))
 
-def noise(i):
-    kind = rng.random()
-    conn = "conn%d" % rng.randint(1, 5000)
-    if kind < 0.45:
-        cid = rng.getrandbits(63)
-        return line(stamp(i), "I", "COMMAND", 51803, conn, "Slow query", {
-            "type": "command", "ns": "shop.orders", "appName": "orders-api",
-            "command": {"find": "orders", "filter": {"customerId": rng.randint(1, 10**6), "status": "open"},
-                        "sort": {"createdAt": -1}, "limit": 50, "lsid": {"id": {"$uuid": "4a230956-9cbe-48a9-9093-8c2fae2b659f"}},
-                        "$clusterTime": {"clusterTime": {"$timestamp": {"t": 1714521600 + i // 50, "i": 1}}}, "$db": "shop"},
-            "planSummary": "IXSCAN { customerId: 1, createdAt: -1 }", "cursorid": cid,
-            "keysExamined": rng.randint(1, 500), "docsExamined": rng.randint(1, 500), "numYields": rng.randint(0, 5),
-            "nreturned": 50, "queryHash": "7C2ADF3A", "planCacheKey": "A1B2C3D4", "reslen": rng.randint(2000, 90000),
-            "locks": {"Global": {"acquireCount": {"r": 2}}}, "storage": {"data": {"bytesRead": rng.randint(0, 10**7)}},
-            "remote": "10.0.%d.%d:%d" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(1024, 65535)),
-            "protocol": "op_msg", "durationMillis": rng.randint(100, 3000)})
-    if kind < 0.65:
-        return line(stamp(i), "I", "NETWORK", 22943, "listener", "Connection accepted", {
-            "remote": "10.0.%d.%d:%d" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(1024, 65535)),
-            "uuid": "14c4f916-957f-4245-8106-b617b17fa603", "connectionId": rng.randint(1, 10**6),
-            "connectionCount": rng.randint(1, 3000)})
-    if kind < 0.80:
-        return line(stamp(i), "I", "NETWORK", 51800, conn, "client metadata", {
-            "remote": "10.0.1.2:51234", "client": conn, "doc": {"driver": {"name": "nodejs", "version": "6.3.0"},
-            "os": {"type": "Linux", "name": "linux", "architecture": "x64", "version": "5.15.0"},
-            "platform": "Node.js v20.11.0, LE", "application": {"name": "orders-api"}}})
-    if kind < 0.92:
-        return line(stamp(i), "I", "NETWORK", 22944, conn, "Connection ended", {
-            "remote": "10.0.1.2:51234", "uuid": "14c4f916-957f-4245-8106-b617b17fa603",
-            "connectionId": rng.randint(1, 10**6), "connectionCount": rng.randint(1, 3000)})
-    if kind < 0.97:
-        return line(stamp(i), "I", "STORAGE", 22430, "Checkpointer", "WiredTiger message", {
-            "message": {"ts_sec": 1714521600 + i // 50, "ts_usec": rng.randint(0, 999999), "thread": "1:0x7f",
-                        "session_name": "WT_SESSION.checkpoint", "category": "WT_VERB_CHECKPOINT_PROGRESS",
-                        "category_id": 6, "verbose_level": "DEBUG_1", "verbose_level_id": 1,
-                        "msg": "saving checkpoint snapshot min: %d, snapshot max: %d" % (i, i + 3)}})
-    return line(stamp(i), "I", "SH_REFR", 4619900, "CatalogCache-1", "Refreshing cached collection", {
-        "namespace": "shop.orders", "lookupSinceVersion": {"0": {"$timestamp": {"t": 900, "i": 1}},
-        "1": {"$oid": "626a663821072b82d9059209"}}, "timeInStore": {"chunkVersion": "None"}})
 
-def refresh(i, n):
-    return line(stamp(i), "I", "SH_REFR", 4619901, "CatalogCache-%d" % (n % 7), "Refreshed cached collection", {
-        "namespace": "shop.orders",
-        "lookupSinceVersion": {"0": {"$timestamp": {"t": 900 + n, "i": 1}}, "1": {"$oid": "626a663821072b82d9059209"},
-                               "2": {"$timestamp": {"t": 1651140151, "i": 6}}},
-        "newVersion": {"chunkVersion": {"0": {"$timestamp": {"t": 901 + n, "i": 1}}, "1": {"$oid": "626a663821072b82d9059209"},
-                                        "2": {"$timestamp": {"t": 1651140151, "i": 6}}},
-                       "forcedRefreshSequenceNum": 15, "epochDisambiguatingSequenceNum": n},
+def value(field):
+    r = rng.random()
+    if field in ("status", "region", "type"):
+        return rng.choice(["open", "closed", "pending", "shipped", "eu-west", "us-east", "a", "b"])
+    if field == "createdAt":
+        return {"$date": stamp(rng.randrange(10 ** 9))}
+    if field == "tags":
+        return {"$in": [rng.choice("abcdefgh") for _ in range(rng.randint(1, 4))]}
+    if r < 0.2:
+        return {"$gte": rng.randrange(10 ** 6)}
+    return rng.randrange(10 ** 7)
+
+
+def a_filter():
+    n = rng.choice((1, 1, 2, 2, 3))
+    return {f: value(f) for f in rng.sample(FIELDS, n)}
+
+
+def common(t, conn):
+    lsid = {"id": {"$uuid": "%08x-%04x-4%03x-8%03x-%012x" % (
+        rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(12), rng.getrandbits(12), rng.getrandbits(48))}}
+    cluster = {"clusterTime": {"$timestamp": {"t": 1714521600 + t // 1000, "i": rng.randint(1, 9)}},
+               "signature": {"hash": {"$binary": {"base64": "AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "subType": "0"}},
+                             "keyId": 0}}
+    return lsid, cluster
+
+
+def metrics(attr, docs, keys, nret, ms):
+    attr.update({"keysExamined": keys, "docsExamined": docs, "numYields": docs // 128, "nreturned": nret,
+                 "queryHash": "%08X" % rng.getrandbits(32), "planCacheKey": "%08X" % rng.getrandbits(32),
+                 "reslen": 200 + nret * rng.randint(80, 400),
+                 "locks": {"FeatureCompatibilityVersion": {"acquireCount": {"r": 1 + docs // 128}},
+                           "Global": {"acquireCount": {"r": 1 + docs // 128}}, "Mutex": {"acquireCount": {"r": 1}}},
+                 "readConcern": {"level": "local", "provenance": "implicitDefault"},
+                 "storage": {"data": {"bytesRead": docs * rng.randint(0, 900), "timeReadingMicros": rng.randint(0, 9000)}},
+                 "remote": "10.0.%d.%d:%d" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(1024, 65535)),
+                 "protocol": "op_msg", "durationMillis": ms})
+    return attr
+
+
+def duration():
+    return int(rng.lognormvariate(4, 1.2))
+
+
+def find(t, conn, cursor):
+    coll = rng.choice(COLLS)
+    lsid, cluster = common(t, conn)
+    cmd = {"find": coll, "filter": a_filter(), "sort": {"createdAt": -1}, "limit": rng.choice((0, 50, 100)),
+           "batchSize": 101, "lsid": lsid, "$clusterTime": cluster, "$db": "shop"}
+    attr = {"type": "command", "ns": "shop." + coll, "appName": "orders-api", "command": cmd,
+            "planSummary": rng.choice(["IXSCAN { customerId: 1, createdAt: -1 }", "COLLSCAN", "IXSCAN { status: 1 }"])}
+    docs = rng.randint(1, 20000)
+    if cursor:
+        attr["cursorid"] = cursor
+    else:
+        attr["cursorExhausted"] = True
+    return cmd, line(t, "COMMAND", 51803, conn, "Slow query",
+                     metrics(attr, docs, rng.randint(0, docs), 101 if cursor else rng.randint(0, 100), duration()))
+
+
+def getmore(t, conn, cursor, origin):
+    coll = origin["find"]
+    lsid, cluster = common(t, conn)
+    attr = {"type": "command", "ns": "shop." + coll, "appName": "orders-api",
+            "command": {"getMore": cursor, "collection": coll, "batchSize": 101, "lsid": lsid,
+                        "$clusterTime": cluster, "$db": "shop"},
+            "originatingCommand": origin, "planSummary": "COLLSCAN", "cursorid": cursor}
+    docs = rng.randint(1, 5000)
+    return line(t, "COMMAND", 51803, conn, "Slow query", metrics(attr, docs, 0, rng.randint(1, 101), duration()))
+
+
+def update(t, conn):
+    coll = rng.choice(COLLS)
+    attr = {"type": "update", "ns": "shop." + coll, "appName": "orders-api",
+            "command": {"q": a_filter(), "u": {"$set": {"status": "shipped", "n": rng.randrange(10 ** 6)}},
+                        "multi": False, "upsert": False}, "planSummary": "IXSCAN { customerId: 1 }"}
+    return line(t, "WRITE", 51803, conn, "Slow query", metrics(attr, 1, 1, 0, duration()))
+
+
+def noise(t, conn):
+    r = rng.random()
+    remote = "10.0.%d.%d:%d" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(1024, 65535))
+    if r < 0.35:
+        return line(t, "NETWORK", 22943, "listener", "Connection accepted", {
+            "remote": remote, "uuid": {"uuid": {"$uuid": "14c4f916-957f-4245-8106-%012x" % rng.getrandbits(48)}},
+            "connectionId": rng.randint(1, 10 ** 6), "connectionCount": rng.randint(1, 3000)})
+    if r < 0.6:
+        return line(t, "NETWORK", 51800, conn, "client metadata", {
+            "remote": remote, "client": conn, "negotiatedCompressors": [],
+            "doc": {"driver": {"name": "nodejs", "version": "6.%d.0" % rng.randint(0, 9)},
+                    "os": {"type": "Linux", "name": "linux", "architecture": "x64", "version": "5.15.0-%d" % rng.randint(1, 99)},
+                    "platform": "Node.js v20.11.0, LE", "application": {"name": "orders-api"}}})
+    if r < 0.9:
+        return line(t, "NETWORK", 22944, conn, "Connection ended", {
+            "remote": remote, "uuid": {"uuid": {"$uuid": "14c4f916-957f-4245-8106-%012x" % rng.getrandbits(48)}},
+            "connectionId": rng.randint(1, 10 ** 6), "connectionCount": rng.randint(1, 3000)})
+    return line(t, "STORAGE", 22430, "Checkpointer", "WiredTiger message", {"message": {
+        "ts_sec": 1714521600 + t // 1000, "ts_usec": rng.randint(0, 999999), "thread": "1:0x7f%x" % rng.getrandbits(32),
+        "session_name": "WT_SESSION.checkpoint", "category": "WT_VERB_CHECKPOINT_PROGRESS", "category_id": 6,
+        "verbose_level": "DEBUG_1", "verbose_level_id": 1,
+        "msg": "saving checkpoint snapshot min: %d, snapshot max: %d" % (t, t + 3)}})
+
+
+def refresh(t, n):
+    def version(major):
+        return {"0": {"$timestamp": {"t": major, "i": rng.randint(0, 9)}}, "1": {"$oid": "626a663821072b82d9059209"},
+                "2": {"$timestamp": {"t": 1651140151, "i": 6}}}
+    return line(t, "SH_REFR", 4619901, "CatalogCache-%d" % (n % 7), "Refreshed cached collection", {
+        "namespace": "shop." + rng.choice(COLLS), "lookupSinceVersion": version(900 + n),
+        "newVersion": {"chunkVersion": version(901 + n), "forcedRefreshSequenceNum": 15,
+                       "epochDisambiguatingSequenceNum": n},
         "timeInStore": {"chunkVersion": "None", "forcedRefreshSequenceNum": 15, "epochDisambiguatingSequenceNum": n},
-        "durationMillis": rng.randint(2, 3000)})
+        "durationMillis": int(rng.lognormvariate(5, 1.5))})
 
-pool = [noise(i) for i in range(20000)]
-written = lines = refreshes = 0
+
+def slow(t, conn, live):
+    r = rng.random()
+    if r < 0.5 and live:
+        key = rng.choice(list(live))
+        origin, left = live[key]
+        if left <= 1:
+            del live[key]
+        else:
+            live[key] = (origin, left - 1)
+        return getmore(t, conn, key, origin)
+    if r < 0.75:
+        cursor = rng.getrandbits(63) or 1
+        cmd, text = find(t, conn, cursor)
+        if len(live) < 2000:
+            live[cursor] = (cmd, rng.randint(1, 30))
+        return text
+    if r < 0.9:
+        return find(t, conn, 0)[1]
+    return update(t, conn)
+
+
+written = lines = matches = 0
+t = 0
+live = {}
 with open(path, "w") as out:
+    chunk = []
     while written < target:
-        chunk = []
-        for j in range(len(pool)):
-            if (lines + j) % 20000 == 10000:
-                refreshes += 1
-                chunk.append(refresh(lines + j, refreshes))
-            chunk.append(pool[j])
-        text = "\n".join(chunk) + "\n"
-        out.write(text)
-        written += len(text)
-        lines += len(chunk)
-print("%d %d" % (lines, refreshes))
+        t += rng.randint(0, 3)
+        conn = "conn%d" % rng.randint(1, 5000)
+        if kind == "distinct":
+            text = find(t, conn, rng.getrandbits(63) or 1)[1]
+        elif kind == "all":
+            text = slow(t, conn, live)
+        else:
+            r = rng.random()
+            if r < 0.001:
+                text = refresh(t, lines)
+            elif r < 0.051:
+                text = slow(t, conn, live)
+            else:
+                text = noise(t, conn)
+        chunk.append(text)
+        written += len(text) + 1
+        lines += 1
+        if len(chunk) >= 10000:
+            out.write("\n".join(chunk) + "\n")
+            chunk = []
+    if chunk:
+        out.write("\n".join(chunk) + "\n")
+print(lines)
 PY
 }
 
+# Runs a command with stdout to the file MEASURE_SINK; prints "seconds peak_MiB". Exit
+# codes other than those in MEASURE_OK (default 0) are failures.
+measure() {
+  python3 - "$@" <<'PY'
+import os, resource, subprocess, sys, time
+
+def children(pid):
+    out = []
+    try:
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                out.extend(int(x) for x in f.read().split())
+    except OSError:
+        pass
+    return out
+
+def rss_tree(pid):
+    total, todo, page = 0, [pid], os.sysconf("SC_PAGE_SIZE")
+    while todo:
+        p = todo.pop()
+        try:
+            with open("/proc/%d/statm" % p) as f:
+                total += int(f.read().split()[1]) * page
+        except OSError:
+            pass
+        todo.extend(children(p))
+    return total
+
+start = time.monotonic()
+# Output goes to a real file: GNU grep stops at the first match when its
+# output is /dev/null, even with -c.
+sink = open(os.environ["MEASURE_SINK"], "wb")
+proc = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=sink)
+peak = 0
+while proc.poll() is None:
+    peak = max(peak, rss_tree(proc.pid))
+    time.sleep(0.01)
+elapsed = time.monotonic() - start
+peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+if proc.returncode not in [int(c) for c in os.environ.get("MEASURE_OK", "0").split()]:
+    sys.exit("command failed (%d): %s" % (proc.returncode, " ".join(sys.argv[1:])))
+print("%.3f %.1f" % (elapsed, peak / 1048576))
+PY
+}
+
+jq_filter() {
+  case "$1" in
+    cursors) printf '%s' 'select(.id == 51803 and .attr.cursorid != null) | [.attr.cursorid, .attr.nreturned, .attr.docsExamined, .attr.durationMillis]' ;;
+    refresh) printf '%s' 'select(.id == 4619901) | [.attr.namespace, .attr.durationMillis]' ;;
+    queries) printf '%s' 'select(.id == 51803) | [.attr.ns, .attr.command.filter, .attr.durationMillis]' ;;
+  esac
+}
+
+needle() {
+  case "$1" in
+    refresh) printf 'efresh' ;;
+    *) printf '51803' ;;
+  esac
+}
+
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 main() {
-  local size_mb=1024 log="" tmp="" t0 t1 t2 ours theirs n_ours n_theirs
+  local size_mb=300 rounds=3 logs="$LOGS_ALL" reports="$REPORTS_ALL" tmp kind report round tool out
   while (($#)); do
     case "$1" in
       -h|--help) usage; return 0 ;;
       --size-mb) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || die "--size-mb needs a number of MiB"; size_mb="$2"; shift ;;
-      -*) die "unknown option $1" ;;
-      *) [[ -z "$log" ]] || die "only one LOGFILE"; log="$1" ;;
+      --rounds) [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "--rounds needs a positive number"; rounds="$2"; shift ;;
+      --logs) [[ $# -ge 2 ]] || die "--logs needs a list"; logs="$2"; shift ;;
+      --reports) [[ $# -ge 2 ]] || die "--reports needs a list"; reports="$2"; shift ;;
+      *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
   done
   command -v jq >/dev/null || die "jq is needed for the comparison"
 
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-analyze-bench.XXXXXX")"
+  export MEASURE_SINK="${tmp}/out"
   # shellcheck disable=SC2064  # expand now: the path is fixed from here on
   trap "rm -rf -- '$tmp'" EXIT
-  if [[ -z "$log" ]]; then
-    log="$tmp/mongod.log"
-    printf 'generating %d MiB JSON log in %s ...\n' "$size_mb" "$tmp" >&2
-    local stats
-    stats="$(generate "$log" "$size_mb")"
-    printf 'generated: %s lines, %s refresh lines (id 4619901)\n' "${stats% *}" "${stats#* }" >&2
-  fi
-  [[ -r "$log" ]] || die "$log: not readable"
+  local -a kinds report_list
+  IFS=, read -r -a kinds <<<"$logs"
+  IFS=, read -r -a report_list <<<"$reports"
+  for kind in "${kinds[@]}"; do
+    printf 'generating %s: %d MiB ... ' "$kind" "$size_mb" >&2
+    printf '%s lines\n' "$(generate "$kind" "${tmp}/${kind}.log" "$size_mb")" >&2
+  done
 
-  # Warm the page cache so that both runs read from memory.
-  cat -- "$log" >/dev/null
+  # Rounds alternate the tools (each round starts with another one) so that
+  # neither always runs on a cold cache or a busier machine.
+  local -a tools=(analyze jq grep)
+  for ((round = 0; round < rounds; round++)); do
+    for kind in "${kinds[@]}"; do
+      cat -- "${tmp}/${kind}.log" >/dev/null
+      for report in "${report_list[@]}"; do
+        local i
+        for i in 0 1 2; do
+          tool="${tools[$(((i + round) % 3))]}"
+          case "$tool" in
+            analyze) out="$(measure "${ROOT}/playbooks/analyze" "$report" --json "${tmp}/${kind}.log")" ;;
+            jq) out="$(measure jq -c "$(jq_filter "$report")" "${tmp}/${kind}.log")" ;;
+            grep) out="$(MEASURE_OK="0 1" measure env LC_ALL=C grep -F "$(needle "$report")" "${tmp}/${kind}.log")" ;;
+          esac
+          printf '%s %s %s %s\n' "$kind" "$report" "$tool" "$out" >>"${tmp}/runs"
+          printf 'round %d  %-8s %-8s %-8s %s\n' "$((round + 1))" "$kind" "$report" "$tool" "$out" >&2
+        done
+      done
+    done
+  done
 
-  t0="$(now)"
-  n_ours="$("$ROOT/playbooks/analyze" refresh --json "$log" | grep -c '"record":"refresh"' || true)"
-  t1="$(now)"
-  n_theirs="$(jq -c 'select(.id==4619901)' "$log" | wc -l)"
-  t2="$(now)"
-  ours="$(elapsed "$t0" "$t1")"
-  theirs="$(elapsed "$t1" "$t2")"
-
-  printf 'log:     %s (%s bytes)\n' "$log" "$(wc -c <"$log")"
-  printf 'analyze: %6ss  %s refresh events\n' "$ours" "$n_ours"
-  printf 'jq:      %6ss  %s refresh lines\n' "$theirs" "$n_theirs"
-  awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "speed-up: %.1fx (goal: at least 10x)\n", b / (a > 0 ? a : 0.01) }'
-  if [[ "$n_ours" != "$n_theirs" ]]; then
-    printf 'MISMATCH: analyze found %s, jq found %s\n' "$n_ours" "$n_theirs" >&2
-    return 1
-  fi
+  printf '\n%-9s %-8s %10s %8s %9s %8s %8s %9s %8s\n' LOG REPORT "ANALYZE s" "MB/s" "PEAK MiB" "JQ s" "x JQ" "GREP s" "% GREP"
+  local mb a_s a_mem j_s g_s
+  for kind in "${kinds[@]}"; do
+    mb=$(( $(wc -c <"${tmp}/${kind}.log") / 1048576 ))
+    for report in "${report_list[@]}"; do
+      a_s=$(awk -v k="$kind" -v r="$report" '$1 == k && $2 == r && $3 == "analyze" { print $4 }' "${tmp}/runs" | median)
+      a_mem=$(awk -v k="$kind" -v r="$report" '$1 == k && $2 == r && $3 == "analyze" { print $5 }' "${tmp}/runs" | sort -g | tail -n 1)
+      j_s=$(awk -v k="$kind" -v r="$report" '$1 == k && $2 == r && $3 == "jq" { print $4 }' "${tmp}/runs" | median)
+      g_s=$(awk -v k="$kind" -v r="$report" '$1 == k && $2 == r && $3 == "grep" { print $4 }' "${tmp}/runs" | median)
+      awk -v k="$kind" -v r="$report" -v mb="$mb" -v a="$a_s" -v m="$a_mem" -v j="$j_s" -v g="$g_s" 'BEGIN {
+        printf "%-9s %-8s %10.2f %8.0f %9.0f %8.2f %7.1fx %9.2f %7.0f%%\n", k, r, a, mb / a, m, j, j / a, g, 100 * g / a }'
+    done
+  done
+  printf '\n%d MiB per log, %d round(s), medians; peak = largest analyze run. Goals: x JQ >= 10, %% GREP >= 25.\n' "$size_mb" "$rounds"
 }
 
 main "$@"

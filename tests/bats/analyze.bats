@@ -25,12 +25,14 @@ cursor_record() {
 
 # --- usage -----------------------------------------------------------------
 
-@test "--help teaches both reports, the formats and the exit codes" {
+@test "--help teaches the three reports, the formats and the exit codes" {
   run analyze --help
   assert_success
-  assert_output --partial "Usage: playbooks/analyze cursors|refresh [--json] LOGFILE..."
+  assert_output --partial "Usage: playbooks/analyze cursors|refresh|queries [--json] LOGFILE..."
   assert_output --partial "cursors"
   assert_output --partial "refresh"
+  assert_output --partial "queries"
+  assert_output --partial "2.2 to 4.2"
   assert_output --partial "gzip"
   assert_output --partial "Exit status"
 }
@@ -38,13 +40,13 @@ cursor_record() {
 @test "no arguments is a usage error (exit 2, one clear line)" {
   run --separate-stderr analyze
   assert_failure 2
-  assert_equal "${stderr_lines[0]}" "analyze: no report given (expected: cursors or refresh)"
+  assert_equal "${stderr_lines[0]}" "analyze: no report given (expected: cursors or refresh or queries)"
 }
 
 @test "an unknown report is a usage error naming it" {
   run --separate-stderr analyze slowops "${FIX}/refresh-4.2-mongos.log"
   assert_failure 2
-  assert_equal "${stderr_lines[0]}" "analyze: unknown report 'slowops' (expected: cursors or refresh)"
+  assert_equal "${stderr_lines[0]}" "analyze: unknown report 'slowops' (expected: cursors or refresh or queries)"
 }
 
 @test "an unknown option is a usage error" {
@@ -187,7 +189,7 @@ cursor_record() {
   assert_regex "$stderr" "cut\.gz: gzip data ends early"
   refute_regex "$stderr" "Traceback"
   # The line cut in the middle is one of the skipped ones.
-  assert_regex "$stderr" "cut\.gz \(byte [0-9]+ after decompression\): not valid JSON \(Expecting"
+  assert_regex "$stderr" "cut\.gz \(byte [0-9]+ after decompression\): not valid JSON \("
 }
 
 @test "- reads stdin, plain or gzip" {
@@ -199,9 +201,10 @@ cursor_record() {
   assert_equal "$(grep -c '"record":"refresh"' <<<"$output")" 10
 }
 
-@test "binary garbage around a needle is skipped and counted, never a stack trace" {
+@test "binary garbage inside a log is skipped and counted, never a stack trace" {
+  head -n 1 "${FIX}/cursors-4.2.derived.text.log" >"${BATS_TEST_TMPDIR}/garbage.log"
   printf '\x00\xff\xfeRefresh for collection \xc3\x28 took\n{"id":4619901,"msg":"Refreshed cached collection",\x00}\n' \
-    >"${BATS_TEST_TMPDIR}/garbage.log"
+    >>"${BATS_TEST_TMPDIR}/garbage.log"
   run --separate-stderr analyze refresh "${BATS_TEST_TMPDIR}/garbage.log"
   assert_success
   assert_equal "$output" ""
@@ -350,4 +353,84 @@ cursor_record() {
   run analyze refresh "${BATS_TEST_TMPDIR}/crlf.log"
   assert_success
   assert_output "$plain"
+}
+
+# --- not a log --------------------------------------------------------------
+
+@test "a CSV file is not a log: one line saying so, exit 1" {
+  printf 'id,name\n1,foo\n2,bar\n' >"${BATS_TEST_TMPDIR}/data.csv"
+  run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/data.csv"
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "analyze: ${BATS_TEST_TMPDIR}/data.csv: not a MongoDB log (text, but no line of it is a MongoDB log line)"
+}
+
+@test "a binary file is not a log: one line saying so, exit 1" {
+  head -c 4096 /bin/sh >"${BATS_TEST_TMPDIR}/prog"
+  run --separate-stderr analyze queries "${BATS_TEST_TMPDIR}/prog"
+  assert_failure 1
+  assert_equal "$stderr" "analyze: ${BATS_TEST_TMPDIR}/prog: not a MongoDB log (binary data)"
+}
+
+@test "a JSON line cut before cursorid is counted and listed as unparsable" {
+  sed -n 2,3p "${FIX}/changestream-5.2.json.log" >"${BATS_TEST_TMPDIR}/cut.log"
+  sed -n 4p "${FIX}/changestream-5.2.json.log" | cut -c1-900 >>"${BATS_TEST_TMPDIR}/cut.log"
+  grep -q cursorid "${BATS_TEST_TMPDIR}/cut.log"
+  run --separate-stderr analyze cursors --json "${BATS_TEST_TMPDIR}/cut.log"
+  assert_success
+  assert_equal "${stderr_lines[0]}" "analyze: skipped 1 unparsable line(s) out of 3 that matched the cursors filter"
+  assert_regex "${stderr_lines[1]}" "cut\.log:3: not valid JSON"
+  assert_equal "$(jq -r .commands <<<"$output")" 2
+}
+
+# --- every server generation ------------------------------------------------
+
+@test "cursors: a 2.2 log (ctime without milliseconds) gives the query and its getmore" {
+  run analyze cursors --json "${FIX}/generations-2.2.derived.text.log"
+  assert_success
+  run jq -r '[.cursorId, .originatingCommand, .commands, .getMores, .nreturned, .keysExamined,
+              .durationMillis, .firstTime, .lastTime] | @tsv' <<<"$output"
+  assert_output "$(printf '1234567890123456789\tquery\t2\t1\t200\t250\t135\tMon Aug  5 20:21:20\tMon Aug  5 20:21:21')"
+}
+
+@test "cursors: 2.4, 2.6 and 3.0 logs give the same cursor" {
+  local v
+  for v in 2.4 2.6 3.0; do
+    run analyze cursors --json "${FIX}/generations-${v}.derived.text.log"
+    assert_success
+    assert_equal "$(jq -r '[.cursorId, .commands, .nreturned, .durationMillis] | @tsv' <<<"$output")" \
+      "$(printf '1234567890123456789\t2\t200\t135')"
+  done
+}
+
+@test "refresh: 3.6 mongos lines, the one without a unit included, and a 2.2 chunk load" {
+  run analyze refresh --json "${FIX}/refresh-3.6-mongos.derived.text.log" "${FIX}/generations-2.2.derived.text.log"
+  assert_success
+  run jq -r 'select(.record == "refresh") | [.durationMillis, .status, .kind // "-"] | @tsv' <<<"$output"
+  assert_output "$(printf '41\tok\t-\n35\tok\t-\n35\tok\tincremental\n12\tfailed\t-\n4\tok\tincremental')"
+}
+
+# --- queries ----------------------------------------------------------------
+
+@test "queries: a 4.2 text log grouped by namespace, operation and shape, by total time" {
+  run analyze queries "${FIX}/queries-4.2.derived.text.log"
+  assert_success
+  assert_equal "${#lines[@]}" 7
+  assert_regex "${lines[0]}" "^NAMESPACE +OPERATION +SHAPE +COUNT +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
+  assert_regex "${lines[1]}" '^shop\.orders +find +\{"total": 1\} +2 +2100 +2200 +2290 +2300 +4400 +75\.8% +0\.0 +990\.1 +COLLSCAN$'
+  assert_regex "${lines[3]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +101 +110 +137 +140 +351 '
+}
+
+@test "queries: --json records carry the figures mloginfo has not" {
+  run analyze queries --json "${FIX}/queries-4.2.derived.text.log"
+  assert_success
+  run jq -c 'select(.shape == "{\"status\": 1}") | [.record, .operation, .count, .totalMillis, .keysExamined, .planSummary, .format]' <<<"$output"
+  assert_output '["query","count",1,150,3000,"IXSCAN { status: 1 }","text"]'
+}
+
+@test "queries: a 4.4+ JSON log, which mloginfo cannot read" {
+  run --separate-stderr analyze queries --json "${FIX}/changestream-5.2.json.log"
+  assert_success
+  run jq -c '[.namespace, .operation, .shape, .count, .maxMillis, .docsExaminedPerReturned, .planSummary, .format]' <<<"$output"
+  assert_output '["test.foo","aggregate",null,1,1181,309,"COLLSCAN","json"]'
 }

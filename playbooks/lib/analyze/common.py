@@ -1,0 +1,158 @@
+"""What every reader and report shares: the unparsable-line tally, integer
+and time helpers, and the table printer."""
+
+import re
+
+MAX_EXAMPLES = 5
+
+
+class Unparsable(Exception):
+    """A line that looks like one the report wants but cannot be read."""
+
+
+class Bad:
+    """Counts the lines a report's filter matched and those it could not
+    parse, keeping the first few places (source index, byte offset, reason)."""
+
+    __slots__ = ("matched", "unparsable", "examples")
+
+    def __init__(self):
+        self.matched = 0
+        self.unparsable = 0
+        self.examples = []
+
+    def skip(self, src, offset, reason):
+        self.unparsable += 1
+        if len(self.examples) < MAX_EXAMPLES:
+            self.examples.append((src, offset, reason))
+
+    def merge(self, other):
+        self.matched += other.matched
+        self.unparsable += other.unparsable
+        self.examples = sorted(self.examples + other.examples)[:MAX_EXAMPLES]
+
+
+def seq_of(src, offset):
+    """One integer that orders lines across files: file index, then offset."""
+    return (src << 48) | offset
+
+
+def as_int(value):
+    """An integer from a log value; never through a float for integers."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    if isinstance(value, dict):
+        for key in ("$numberLong", "$numberInt"):
+            if key in value:
+                return int(value[key])
+        if "$numberDouble" in value:
+            return int(float(value["$numberDouble"]))
+    if isinstance(value, str) and re.match(r"^-?\d+$", value):
+        return int(value)
+    return None
+
+
+def first_key(doc):
+    if isinstance(doc, dict) and doc:
+        return next(iter(doc))
+    if isinstance(doc, str):
+        return doc
+    return None
+
+
+# ---------------------------------------------------------------- times --
+
+ISO_TIME = re.compile(
+    r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(Z|([+-])(\d\d):?(\d\d))?$"
+)
+UNKNOWN_TIME = -1 << 62
+
+
+def days_from_civil(year, month, day):
+    # Howard Hinnant's days_from_civil: no datetime, no time zone database.
+    year -= month <= 2
+    era = (year if year >= 0 else year - 399) // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def time_key(text):
+    """Milliseconds since the epoch for an ISO-8601 log time; UNKNOWN_TIME
+    when there is none (ctime stamps carry no year: they keep file order)."""
+    if not text:
+        return UNKNOWN_TIME
+    match = ISO_TIME.match(text)
+    if not match:
+        return UNKNOWN_TIME
+    year, month, day, hour, minute, sec = (int(x) for x in match.group(1, 2, 3, 4, 5, 6))
+    frac = (match.group(7) or "0")[:3].ljust(3, "0")
+    days = days_from_civil(year, month, day)
+    value = (((days * 24 + hour) * 60 + minute) * 60 + sec) * 1000 + int(frac)
+    if match.group(9):
+        offset = (int(match.group(10)) * 60 + int(match.group(11))) * 60000
+        value -= offset if match.group(9) == "+" else -offset
+    return value
+
+
+def earlier(a_key, a_seq, b_key, b_seq):
+    """Is (a) before (b)? By time where both are known, else by file order."""
+    if a_key != UNKNOWN_TIME and b_key != UNKNOWN_TIME and a_key != b_key:
+        return a_key < b_key
+    return a_seq < b_seq
+
+
+# ---------------------------------------------------------------- stats --
+
+def median(values):
+    ordered = sorted(values)
+    n = len(ordered)
+    mid = n // 2
+    value = ordered[mid] if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+    return int(value) if value == int(value) else value
+
+
+def percentile(ordered, pct):
+    """Linear interpolation between closest ranks (numpy's default, which
+    mloginfo uses), on a sorted list."""
+    if not ordered:
+        return None
+    rank = (len(ordered) - 1) * pct / 100.0
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    value = ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+    return int(value) if value == int(value) else round(value, 1)
+
+
+# ---------------------------------------------------------------- output --
+
+def human_bytes(n):
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return ("%d %s" % (value, unit)) if unit == "B" else ("%.1f %s" % (value, unit))
+        value /= 1024
+    return str(n)
+
+
+def table(headers, rows, numeric):
+    cells = [[("-" if v is None else str(v)) for v in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in cells:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+
+    def fmt(row):
+        out = []
+        for i, cell in enumerate(row):
+            out.append(cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]))
+        return "  ".join(out).rstrip()
+
+    lines = [fmt(headers)]
+    lines.extend(fmt(row) for row in cells)
+    return "\n".join(lines)

@@ -1,0 +1,294 @@
+"""Report `cursors`: one row per cursor id, from the slow query lines that
+carry one.
+
+Memory: a log whose cursor ids are all distinct has as many rows as lines,
+so per-cursor state is a fixed record in flat arrays (about 130 bytes, see
+RECORD_BYTES) found through an open-addressing index of int32 slots, instead
+of a dict of dicts (about 1.2 kB each)."""
+
+from array import array
+
+import orjson
+
+from . import legacy, logv2
+from .common import Bad, Unparsable, earlier, human_bytes, seq_of, table
+from .timecodec import Times
+
+NEEDLE = b"cursorid"
+NSTATS = 7  # commands, getMores, nreturned, docsExamined, keysExamined, bytesRead, durationMillis
+NTIMES = 4  # first key, first seq, last key, last seq
+NCODES = 7  # ns, origin, flags, first template, first hms, last template, last hms
+F_CHANGE_STREAM, F_JSON, F_TEXT, F_OPENER = 1, 2, 4, 8
+RECORD_BYTES = 8 + 8 * NSTATS + 8 * NTIMES + 4 * NCODES  # + 2 to 4 int32 index slots
+
+
+class Table:
+    """Per-cursor aggregates in parallel arrays, slot = order of first sight."""
+
+    def __init__(self):
+        self.ids = array("q")
+        self.stats = array("q")
+        self.times = array("q")
+        self.codes = array("i")
+        self.index = array("i", [-1]) * 1024
+        self.mask = 1023
+        self.names = []       # interned ns and command names
+        self.name_ids = {}
+        self.clock = Times()
+        self.bad = Bad()
+
+    def __len__(self):
+        return len(self.ids)
+
+    def _name(self, text):
+        nid = self.name_ids.get(text)
+        if nid is None:
+            nid = self.name_ids[text] = len(self.names)
+            self.names.append(text)
+        return nid
+
+    def _grow(self, at_least=0):
+        size = len(self.index) * 2
+        while size < at_least:
+            size *= 2
+        self.index = array("i", [-1]) * size
+        self.mask = mask = size - 1
+        index, ids = self.index, self.ids
+        for slot in range(len(ids)):
+            h = _hash(ids[slot]) & mask
+            while index[h] != -1:
+                h = (h + 1) & mask
+            index[h] = slot
+
+    def slot(self, cursor_id):
+        """Slot of cursor_id, or -(where to insert) - 1 when absent."""
+        mask, index, ids = self.mask, self.index, self.ids
+        h = _hash(cursor_id) & mask
+        s = index[h]
+        while s != -1:
+            if ids[s] == cursor_id:
+                return s
+            h = (h + 1) & mask
+            s = index[h]
+        return -h - 1
+
+    def add(self, ev, seq, fmt):
+        (cursor_id, ns, name, origin, change_stream, nreturned, docs, keys, bytes_read,
+         duration, stamp) = ev
+        if cursor_id == 0:
+            return  # no open cursor: nothing to follow
+        tid, hms, key = self.clock.encode(stamp)
+        s = self.slot(cursor_id)
+        getmore = name == "getMore"
+        if s < 0:
+            if (len(self.ids) + 1) * 2 > len(self.index):
+                self._grow()
+                s = self.slot(cursor_id)
+            self.index[-s - 1] = s = len(self.ids)
+            self.ids.append(cursor_id)
+            self.stats.extend((0, 0, 0, 0, 0, 0, 0))
+            self.times.extend((key, seq, key, seq))
+            self.codes.extend((self._name(ns), -1, 0, tid, hms, tid, hms))
+        else:
+            t = s * NTIMES
+            times = self.times
+            if earlier(key, seq, times[t], times[t + 1]):
+                times[t] = key
+                times[t + 1] = seq
+                self.codes[s * NCODES + 3] = tid
+                self.codes[s * NCODES + 4] = hms
+            if earlier(times[t + 2], times[t + 3], key, seq):
+                times[t + 2] = key
+                times[t + 3] = seq
+                self.codes[s * NCODES + 5] = tid
+                self.codes[s * NCODES + 6] = hms
+        b = s * NSTATS
+        st = self.stats
+        st[b] += 1
+        if getmore:
+            st[b + 1] += 1
+        st[b + 2] += nreturned
+        st[b + 3] += docs
+        st[b + 4] += keys
+        st[b + 5] += bytes_read
+        st[b + 6] += duration
+        c = s * NCODES
+        codes = self.codes
+        flags = codes[c + 2] | fmt
+        if origin is not None and (codes[c + 1] == -1 or not getmore):
+            codes[c + 1] = self._name(origin)
+        if not getmore:
+            flags |= F_OPENER
+        if change_stream:
+            flags |= F_CHANGE_STREAM
+        codes[c + 2] = flags
+
+    def feed(self, src, offset, line):
+        """One line that holds the needle."""
+        bad = self.bad
+        bad.matched += 1
+        stripped = line.lstrip()
+        try:
+            if stripped[:1] == b"{":
+                ev = logv2.cursor_fast(stripped)
+                if ev is False:
+                    return
+                if ev is None:
+                    ev = logv2.cursor_slow(logv2.parse(stripped))
+                fmt = F_JSON
+            else:
+                ev = legacy.cursor_event(legacy.parse_line(line.decode("utf-8", "replace")))
+                fmt = F_TEXT
+        except Unparsable as exc:
+            bad.skip(src, offset, str(exc))
+            return
+        if ev is not None:
+            self.add(ev, seq_of(src, offset), fmt)
+
+    def merge(self, other):
+        """Folds another scan's table (a later part of the input) into this one."""
+        self.bad.merge(other.bad)
+        if not self.ids and not self.names:
+            bad = self.bad
+            self.__dict__.update(other.__dict__)
+            self.bad = bad
+            return
+        tmpl = self.clock.remap(other.clock) + [-1]  # [-1]: no time
+        names = [self._name(n) for n in other.names] + [-1]  # [-1]: no origin
+        shared, fresh = [], []
+        slot = self.slot
+        for s, cid in enumerate(other.ids):
+            (shared if slot(cid) >= 0 else fresh).append(s)
+        # Cursors only the other part saw (all of them, when ids are
+        # distinct) are appended in bulk; the few seen by both are folded.
+        if len(fresh) == len(other.ids):
+            base = len(self.ids)
+            self.ids.extend(other.ids)
+            self.stats.extend(other.stats)
+            self.times.extend(other.times)
+            codes = array("i", other.codes)
+            for column, table in ((0, names), (1, names), (3, tmpl), (5, tmpl)):
+                codes[column::NCODES] = array("i", [table[v] for v in codes[column::NCODES]])
+            self.codes.extend(codes)
+            if len(self.index) < 2 * len(self.ids):
+                self._grow(2 * len(self.ids))  # re-inserts every id
+            else:
+                for s in range(base, len(self.ids)):
+                    self._insert(s)
+            return
+        for s in fresh + shared:
+            self._fold(other, s, tmpl, names)
+
+    def _insert(self, s):
+        mask, index = self.mask, self.index
+        h = _hash(self.ids[s]) & mask
+        while index[h] != -1:
+            h = (h + 1) & mask
+        index[h] = s
+
+    def _fold(self, other, s, tmpl, names):
+        st = other.stats[s * NSTATS:(s + 1) * NSTATS]
+        tm = other.times[s * NTIMES:(s + 1) * NTIMES]
+        cd = other.codes[s * NCODES:(s + 1) * NCODES]
+        cid = other.ids[s]
+        first = (tmpl[cd[3]], cd[4])
+        last = (tmpl[cd[5]], cd[6])
+        origin = names[cd[1]]
+        d = self.slot(cid)
+        if d < 0:
+            if (len(self.ids) + 1) * 2 > len(self.index):
+                self._grow()
+                d = self.slot(cid)
+            self.index[-d - 1] = d = len(self.ids)
+            self.ids.append(cid)
+            self.stats.extend(st)
+            self.times.extend(tm)
+            self.codes.extend((names[cd[0]], origin, cd[2]) + first + last)
+            return
+        for i in range(NSTATS):
+            self.stats[d * NSTATS + i] += st[i]
+        t, c = d * NTIMES, d * NCODES
+        if earlier(tm[0], tm[1], self.times[t], self.times[t + 1]):
+            self.times[t:t + 2] = array("q", tm[0:2])
+            self.codes[c + 3:c + 5] = array("i", first)
+        if earlier(self.times[t + 2], self.times[t + 3], tm[2], tm[3]):
+            self.times[t + 2:t + 4] = array("q", tm[2:4])
+            self.codes[c + 5:c + 7] = array("i", last)
+        if origin != -1 and (self.codes[c + 1] == -1 or cd[2] & F_OPENER):
+            self.codes[c + 1] = origin
+        self.codes[c + 2] |= cd[2]
+
+    def order(self):
+        """Slots slowest first (then by id), sorted on one integer each so that
+        a log of distinct cursors needs no per-row objects to be sorted."""
+        stats, ids = self.stats, self.ids
+        return sorted(range(len(ids)),
+                      key=lambda s: (-stats[s * NSTATS + 6] << 65) | (ids[s] + (1 << 63)))
+
+    def row(self, s):
+        st = self.stats[s * NSTATS:(s + 1) * NSTATS]
+        cd = self.codes[s * NCODES:(s + 1) * NCODES]
+        formats = [f for bit, f in ((F_JSON, "json"), (F_TEXT, "text")) if cd[2] & bit]
+        return {
+            "cursorId": self.ids[s], "ns": self.names[cd[0]],
+            "originatingCommand": self.names[cd[1]] if cd[1] >= 0 else None,
+            "changeStream": bool(cd[2] & F_CHANGE_STREAM),
+            "commands": st[0], "getMores": st[1], "nreturned": st[2],
+            "docsExamined": st[3], "keysExamined": st[4], "bytesRead": st[5],
+            "durationMillis": st[6],
+            "firstTime": self.clock.decode(cd[3], cd[4]),
+            "lastTime": self.clock.decode(cd[5], cd[6]),
+            "format": "+".join(formats),
+        }
+
+    def rows(self):
+        """Every row, slowest first (rows are made one at a time by output)."""
+        return [self.row(s) for s in self.order()]
+
+
+def _hash(value):
+    # Cursor ids are random 63-bit numbers on modern servers, but not on all:
+    # mix the high bits in so that small sequential ids spread too.
+    return (value ^ (value >> 29) ^ (value >> 47)) * 0x9E3779B1 >> 7
+
+
+def new_state():
+    return Table()
+
+
+def needles(source):
+    # JSON: the slow query id, near the start of the line, so that a line
+    # cut before its cursorid is still found, and counted as unparsable.
+    return (b"51803",) if source.json else (NEEDLE,)
+
+
+def found(state):
+    return len(state) > 0
+
+
+WHAT = "cursor"
+
+
+def output(state, as_json, out):
+    if as_json:
+        dumps = orjson.dumps
+        write = out.write
+        for s in state.order():
+            record = {"record": "cursor"}
+            record.update(state.row(s))
+            record["cursorId"] = str(record["cursorId"])
+            write(dumps(record).decode() + "\n")
+        return
+    if not len(state):
+        return
+    headers = ["CURSOR ID", "NS", "OPENED BY", "CMDS", "GETMORES", "NRETURNED", "DOCS EXAMINED",
+               "KEYS EXAMINED", "BYTES READ", "MILLIS", "FIRST", "LAST", "FORMAT"]
+    body = []
+    for r in state.rows():
+        opened = r["originatingCommand"]
+        if r["changeStream"]:
+            opened = "%s/$changeStream" % (opened or "aggregate")
+        body.append([r["cursorId"], r["ns"], opened, r["commands"], r["getMores"], r["nreturned"],
+                     r["docsExamined"], r["keysExamined"], human_bytes(r["bytesRead"]),
+                     r["durationMillis"], r["firstTime"], r["lastTime"], r["format"]])
+    out.write(table(headers, body, {0, 3, 4, 5, 6, 7, 8, 9}) + "\n")

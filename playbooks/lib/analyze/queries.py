@@ -1,0 +1,414 @@
+"""Report `queries`: slow operations grouped by namespace, operation and
+query shape, the grouping of mtools' `mloginfo --queries` (which reads
+legacy text logs only): the same operations (query, getmore, update and
+remove ops; count, findAndModify, geoNear, find and aggregate commands), the
+same shape (the filter with every value replaced by 1; $in, $gt, $gte, $lt,
+$lte and $exists collapse their whole operand to 1; keys sorted), the same
+percentile (linear interpolation). For JSON logs it gives what mloginfo
+cannot read at all, plus keys and documents examined per returned document,
+the plan summary and each group's share of the total time.
+
+Memory: per group, the distinct durations with their counts (exact median
+and p95 without one entry per line)."""
+
+import json
+
+import orjson
+
+from . import legacy, logv2
+from .common import Bad, Unparsable, as_int, first_key, percentile, table
+
+WHAT = "slow query"
+OPS = {"query", "getmore", "update", "remove"}
+COMMANDS = {"count", "findandmodify", "geonear", "find", "aggregate"}
+COLLAPSING = {"$in", "$gt", "$gte", "$lt", "$lte", "$exists"}
+EXTENDED_JSON = {"$oid", "$date", "$numberLong", "$numberInt", "$numberDouble", "$numberDecimal",
+                 "$binary", "$timestamp", "$regularExpression", "$uuid", "$minKey", "$maxKey",
+                 "$undefined", "$symbol", "$code", "$dbPointer", "$regex"}
+
+
+def needles(source):
+    # JSON: the slow query id, loose so that damaged lines are found and
+    # counted; text: a slow operation line ends with its duration in ms.
+    return (b"51803",) if source.json else (b"ms",)
+
+
+# ---------------------------------------------------------------- shapes --
+
+def normalize(value):
+    """A filter with its values replaced by 1, as mloginfo does."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key in COLLAPSING:
+                return 1
+            if key in EXTENDED_JSON and len(value) <= 2:
+                return 1
+            if key == "$nin":
+                item = 1
+            if key in ("query", "$query") and isinstance(item, dict):
+                return normalize(item)
+            out[key] = normalize(item)
+        return out
+    if isinstance(value, list):
+        if value and all(isinstance(v, str) for v in value):
+            return [1]  # mloginfo folds a list of strings into one 1
+        items = [normalize(v) for v in value]
+        if not any(isinstance(v, dict) for v in items):
+            items.sort(key=lambda v: json.dumps(v, sort_keys=True))
+        return items
+    return 1
+
+
+_SHAPES = {}
+
+
+def shape_text(shape):
+    """mloginfo's text of a shape (sorted keys, ", " and ": "); a log has few
+    shapes, so each text is made once and found by orjson's compact form."""
+    if shape is None:
+        return None
+    key = orjson.dumps(shape, option=orjson.OPT_SORT_KEYS)
+    text = _SHAPES.get(key)
+    if text is None:
+        text = _SHAPES[key] = json.dumps(shape, sort_keys=True, separators=(", ", ": "), ensure_ascii=False)
+    return text
+
+
+class _ShellDoc:
+    """A reader of the mongo shell notation of legacy text logs ({ a: 1,
+    b: ObjectId('...'), c: /x/i, d: [ 1, 2 ] }) into Python values: strings
+    as text, every other scalar as 1 (the shape needs no more)."""
+
+    def __init__(self, text):
+        self.s = text
+        self.i = 0
+
+    def ws(self):
+        s, i = self.s, self.i
+        while i < len(s) and s[i] in " \t":
+            i += 1
+        self.i = i
+
+    def value(self):
+        self.ws()
+        s = self.s
+        if self.i >= len(s):
+            raise Unparsable("query shape cut short")
+        ch = s[self.i]
+        if ch == "{":
+            return self.obj()
+        if ch == "[":
+            return self.arr()
+        if ch == '"':
+            return self.string()
+        return self.scalar()
+
+    def string(self):
+        s, i = self.s, self.i + 1
+        while i < len(s) and s[i] != '"':
+            i += 2 if s[i] == "\\" else 1
+        text = s[self.i + 1:i]
+        self.i = i + 1
+        return text
+
+    def scalar(self):
+        s, i, depth = self.s, self.i, 0
+        quote = None
+        while i < len(s):
+            ch = s[i]
+            if quote:
+                if ch == "\\":
+                    i += 1
+                elif ch == quote:
+                    quote = None
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "/" and i == self.i:
+                end = s.find("/", i + 1)
+                i = end if end != -1 else len(s)
+            elif ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            elif depth == 0 and ch in ",}]":
+                break
+            i += 1
+        self.i = i
+        return 1
+
+    def key(self):
+        self.ws()
+        s = self.s
+        if s[self.i:self.i + 1] == '"':
+            name = self.string()
+            self.ws()
+        else:
+            end = s.find(":", self.i)
+            if end == -1:
+                raise Unparsable("query shape without ':' after a field name")
+            name = s[self.i:end].strip()
+            self.i = end
+        if s[self.i:self.i + 1] != ":":
+            raise Unparsable("query shape: ':' expected")
+        self.i += 1
+        return name
+
+    def obj(self):
+        self.i += 1
+        out = {}
+        self.ws()
+        if self.s[self.i:self.i + 1] == "}":
+            self.i += 1
+            return out
+        while True:
+            name = self.key()
+            out[name] = self.value()
+            self.ws()
+            ch = self.s[self.i:self.i + 1]
+            self.i += 1
+            if ch == "}":
+                return out
+            if ch != ",":
+                raise Unparsable("query shape: ',' or '}' expected")
+
+    def arr(self):
+        self.i += 1
+        out = []
+        self.ws()
+        if self.s[self.i:self.i + 1] == "]":
+            self.i += 1
+            return out
+        while True:
+            out.append(self.value())
+            self.ws()
+            ch = self.s[self.i:self.i + 1]
+            self.i += 1
+            if ch == "]":
+                return out
+            if ch != ",":
+                raise Unparsable("query shape: ',' or ']' expected")
+
+
+def _braced(text, start):
+    """The {...} that starts at text[start] (braces counted as mloginfo does)."""
+    depth = 0
+    for at in range(start, len(text)):
+        ch = text[at]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start:at + 1]
+    return None
+
+
+def text_shape(body, trigger):
+    at = body.rfind(trigger)
+    if at == -1:
+        return None
+    start = body.find("{", at + len(trigger))
+    if start == -1:
+        return None
+    doc = _braced(body, start)
+    if doc is None:
+        return None
+    # Strings are kept as text by the reader, so that a list of strings
+    # folds into one 1 as in mloginfo; normalize turns the rest into 1.
+    return normalize(_ShellDoc(doc).value())
+
+
+# ---------------------------------------------------------------- events --
+
+def event_from_text(match):
+    parsed = legacy.slow_op(match)
+    if parsed is None:
+        return None
+    op, ns, body, ms = parsed
+    if op == "command":
+        name = legacy.command_name(op, body)
+        if name is None or name.lower() not in COMMANDS:
+            return None
+        low = name.lower()
+        trigger = "filter: " if low == "find" else ("query: " if low in ("count", "findandmodify") else None)
+        shape = None
+        if trigger:
+            shape = text_shape(body, trigger)
+            if shape is None and trigger == "query: ":
+                shape = text_shape(body, "q: ")
+    elif op in OPS:
+        name = op
+        shape = text_shape(body, "query: ")
+        if shape is None:
+            shape = text_shape(body, "q: ")
+    else:
+        return None
+    keys = legacy.last_number(body, "keysExamined")
+    if keys is None:
+        keys = legacy.last_number(body, "nscanned")
+    docs = legacy.last_number(body, "docsExamined")
+    if docs is None:
+        docs = legacy.last_number(body, "nscannedObjects")
+    return (ns, name, shape_text(shape), ms, keys or 0, docs or 0,
+            legacy.last_number(body, "nreturned") or 0, legacy.plan_summary(body), "text")
+
+
+def event_from_doc(doc):
+    if doc.get("id") != logv2.SLOW_QUERY_ID:
+        return None
+    attr = doc.get("attr")
+    if not isinstance(attr, dict):
+        raise Unparsable("slow query line without attr")
+    if "durationMillis" not in attr:
+        raise Unparsable("slow query line without durationMillis (cut?)")
+    kind = attr.get("type")
+    command = attr.get("command")
+    if kind == "command":
+        name = first_key(command)
+        if not isinstance(name, str) or name.lower() not in COMMANDS:
+            return None
+    elif kind in OPS:
+        name = kind
+    else:
+        return None
+    shape = None
+    if isinstance(command, dict):
+        low = name.lower()
+        if low == "find":
+            source = command.get("filter")
+        elif low == "aggregate":
+            source = None
+        else:
+            source = command.get("query", command.get("q", command.get("filter")))
+        if isinstance(source, dict):
+            shape = normalize(source)
+    return (attr.get("ns"), name, shape_text(shape), as_int(attr.get("durationMillis")) or 0,
+            as_int(attr.get("keysExamined")) or 0, as_int(attr.get("docsExamined")) or 0,
+            as_int(attr.get("nreturned")) or 0, attr.get("planSummary"), "json")
+
+
+# ---------------------------------------------------------------- groups --
+
+class State:
+    def __init__(self):
+        self.groups = {}
+        self.bad = Bad()
+
+    def feed(self, src, offset, line):
+        stripped = line.lstrip()
+        is_json = stripped[:1] == b"{"
+        if is_json and b'"id":51803' not in stripped and b"Slow query" not in stripped:
+            return
+        self.bad.matched += 1
+        try:
+            if is_json:
+                try:
+                    doc = orjson.loads(stripped)
+                except orjson.JSONDecodeError as exc:
+                    raise Unparsable("not valid JSON (%s)" % str(exc).split(":", 1)[0])
+                if not isinstance(doc, dict):
+                    raise Unparsable("JSON line is not an object")
+                ev = event_from_doc(doc)
+            else:
+                text = line.decode("utf-8", "replace")
+                match = legacy.TEXT_LINE.match(text)
+                if match is None:
+                    self.bad.matched -= 1  # "ms" is everywhere: only log lines count
+                    return
+                ev = event_from_text(match)
+                if ev is None:
+                    self.bad.matched -= 1
+                    return
+        except Unparsable as exc:
+            self.bad.skip(src, offset, str(exc))
+            return
+        if ev is not None:
+            self.add(ev)
+
+    def add(self, ev):
+        ns, name, shape, ms, keys, docs, nreturned, plan, fmt = ev
+        key = (ns, name, shape)
+        group = self.groups.get(key)
+        if group is None:
+            group = self.groups[key] = [0, 0, 0, 0, {}, {}, set()]
+        group[0] += keys
+        group[1] += docs
+        group[2] += nreturned
+        group[3] += ms
+        group[4][ms] = group[4].get(ms, 0) + 1
+        if plan is not None:
+            group[5][plan] = group[5].get(plan, 0) + 1
+        group[6].add(fmt)
+
+    def merge(self, other):
+        self.bad.merge(other.bad)
+        for key, theirs in other.groups.items():
+            mine = self.groups.get(key)
+            if mine is None:
+                self.groups[key] = theirs
+                continue
+            for i in range(4):
+                mine[i] += theirs[i]
+            for i in (4, 5):
+                for k, n in theirs[i].items():
+                    mine[i][k] = mine[i].get(k, 0) + n
+            mine[6] |= theirs[6]
+
+
+def new_state():
+    return State()
+
+
+def found(state):
+    return bool(state.groups)
+
+
+def _ratio(a, b):
+    return round(a / b, 1) if b else None
+
+
+def rows(state):
+    grand = sum(g[3] for g in state.groups.values())
+    out = []
+    for (ns, name, shape), (keys, docs, nret, total, durations, plans, fmts) in state.groups.items():
+        ordered = []
+        for ms in sorted(durations):
+            ordered.extend([ms] * durations[ms])
+        plan = max(sorted(plans), key=lambda p: plans[p]) if plans else None
+        out.append({
+            "namespace": ns, "operation": name, "shape": shape, "count": len(ordered),
+            "minMillis": ordered[0], "medianMillis": percentile(ordered, 50),
+            "p95Millis": percentile(ordered, 95), "maxMillis": ordered[-1], "totalMillis": total,
+            "sharePercent": round(100.0 * total / grand, 1) if grand else 0.0,
+            "keysExamined": keys, "docsExamined": docs, "nreturned": nret,
+            "keysExaminedPerReturned": _ratio(keys, nret), "docsExaminedPerReturned": _ratio(docs, nret),
+            "planSummary": plan, "planSummaries": len(plans), "format": "+".join(sorted(fmts)),
+        })
+    out.sort(key=lambda r: (-r["totalMillis"], str(r["namespace"]), r["operation"], r["shape"] or ""))
+    return out
+
+
+def output(state, as_json, out):
+    result = rows(state)
+    if as_json:
+        for row in result:
+            record = {"record": "query"}
+            record.update(row)
+            out.write(orjson.dumps(record).decode() + "\n")
+        return
+    if not result:
+        return
+    headers = ["NAMESPACE", "OPERATION", "SHAPE", "COUNT", "MIN MS", "MEDIAN MS", "P95 MS", "MAX MS",
+               "TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"]
+    body = []
+    for r in result:
+        plan = r["planSummary"]
+        if plan and r["planSummaries"] > 1:
+            plan += " (+%d more)" % (r["planSummaries"] - 1)
+        body.append([r["namespace"], r["operation"], r["shape"], r["count"], r["minMillis"],
+                     r["medianMillis"], r["p95Millis"], r["maxMillis"], r["totalMillis"],
+                     "%.1f%%" % r["sharePercent"], r["keysExaminedPerReturned"],
+                     r["docsExaminedPerReturned"], plan])
+    out.write(table(headers, body, set(range(3, 12))) + "\n")
+

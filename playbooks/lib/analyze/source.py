@@ -1,0 +1,253 @@
+"""Reading log files: plain (whole or a byte range, for parallel scans),
+gzip (every member in turn, sequential by nature) and stdin; finding the
+lines that hold a report's needle without a per-line Python loop; telling a
+log from a file that is not one."""
+
+import os
+import re
+import sys
+import zlib
+
+READ_SIZE = 8 << 20
+GUNZIP_OUT_MAX = 32 << 20
+SNIFF_BYTES = 64 << 10
+
+# The start of a log line of any server generation: a JSON object (4.4+;
+# any object, so that a damaged first line still counts as a log's),
+# an ISO-8601 time (2.6 to 4.2), or a ctime one (2.2 and 2.4, with or
+# without milliseconds, one or two spaces before a one-digit day).
+LOG_LINE_START = re.compile(
+    rb"^(?:\s*\{|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+    rb"|[A-Z][a-z]{2} [A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d)"
+)
+
+
+class NotALog(Exception):
+    pass
+
+
+class Source:
+    """One input: a path or '-' (stdin)."""
+
+    def __init__(self, path, index=0):
+        self.path = path
+        self.index = index
+        self.name = "(stdin)" if path == "-" else path
+        self.compressed = False
+        self.warnings = []
+        self.failed = False
+        self.size = None
+        self._stdin_head = None
+        self.json = True
+
+    def sniff(self):
+        """Reads the start (decompressed) and raises NotALog when none of
+        its lines is a log line. Sets .compressed and .size."""
+        if self.path == "-":
+            stream = sys.stdin.buffer
+            head = stream.read(SNIFF_BYTES)
+            self._stdin_head = head
+        else:
+            with open(self.path, "rb") as stream:
+                head = stream.read(SNIFF_BYTES)
+                self.size = os.fstat(stream.fileno()).st_size
+        text = head
+        if head[:2] == b"\x1f\x8b":
+            self.compressed = True
+            try:
+                text = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, SNIFF_BYTES)
+            except zlib.error:
+                raise NotALog("gzip data is corrupt from the start")
+        if not text.strip():
+            return
+        lines = text.split(b"\n")
+        if len(lines) > 1 and len(text) >= SNIFF_BYTES:
+            lines.pop()  # maybe cut by the sniff window
+        for line in lines[:200]:
+            if LOG_LINE_START.match(line):
+                self.json = line.lstrip()[:1] == b"{"
+                return
+        what = "binary data" if b"\0" in text[:4096] else "text, but no line of it is a MongoDB log line"
+        raise NotALog("not a MongoDB log (%s)" % what)
+
+    def splittable(self):
+        return self.path != "-" and not self.compressed and self.size is not None
+
+    # -- raw blocks --
+
+    def _stream_blocks(self, stream, first=b""):
+        if first:
+            yield first
+        while True:
+            block = stream.read(READ_SIZE)
+            if not block:
+                return
+            yield block
+
+    def blocks(self, start=0, end=None):
+        """Decompressed blocks. A byte range applies to plain files only."""
+        if self.path == "-":
+            raw = self._stream_blocks(sys.stdin.buffer, self._stdin_head or b"")
+            yield from (self._gunzip(raw) if self.compressed else raw)
+            return
+        with open(self.path, "rb") as stream:
+            if self.compressed:
+                yield from self._gunzip(self._stream_blocks(stream))
+                return
+            stream.seek(start)
+            left = None if end is None else end - start
+            while left is None or left > 0:
+                block = stream.read(READ_SIZE if left is None else min(READ_SIZE, left))
+                if not block:
+                    return
+                if left is not None:
+                    left -= len(block)
+                yield block
+
+    def _gunzip(self, raw):
+        """Every gzip member in turn (logrotate and cat make multi-member
+        files), in bounded pieces so that a bomb cannot eat memory."""
+        decomp = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        pending = b""
+        in_member = True
+        while True:
+            if not pending:
+                pending = next(raw, b"")
+                if not pending:
+                    break
+            if not in_member:
+                if not pending.strip(b"\x00"):
+                    pending = b""  # zero padding after the last member
+                    continue
+                decomp = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                in_member = True
+            try:
+                out = decomp.decompress(pending, GUNZIP_OUT_MAX)
+            except zlib.error as exc:
+                self.failed = True
+                self.warnings.append("gzip data is corrupt (%s); stopped reading there" % exc)
+                return
+            pending = decomp.unconsumed_tail
+            if out:
+                yield out
+            if decomp.eof:
+                pending = decomp.unused_data + pending
+                in_member = False
+        if in_member:
+            tail = decomp.flush()
+            if tail:
+                yield tail
+            self.failed = True
+            self.warnings.append("gzip data ends early (file truncated or still being written);"
+                                 " analysed what could be read")
+
+
+def line_start_after(path, offset):
+    """The offset of the first line that starts at or after offset."""
+    if offset == 0:
+        return 0
+    with open(path, "rb") as stream:
+        stream.seek(offset - 1)
+        pos = offset - 1
+        while True:
+            block = stream.read(1 << 16)
+            if not block:
+                return pos
+            nl = block.find(b"\n")
+            if nl != -1:
+                return pos + nl + 1
+            pos += len(block)
+
+
+def ranges(source, parts, min_part=16 << 20):
+    """Byte ranges of a plain file, aligned to line starts, for parallel
+    scans; one range when the file is small."""
+    size = source.size or 0
+    parts = max(1, min(parts, size // min_part))
+    cuts = [0] + [line_start_after(source.path, size * i // parts) for i in range(1, parts)] + [size]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def matching_lines(blocks, needle, base=0):
+    """Yields (offset, line) for each line holding needle; offset is where
+    the line starts in the (decompressed) stream. Blocks are searched in
+    place with bytes.find; only the line that straddles two blocks is copied
+    and newlines are never counted."""
+    carry = b""
+    for block in blocks:
+        first_nl = block.find(b"\n")
+        if first_nl == -1:
+            carry += block
+            base += len(block)
+            continue
+        head = carry + block[:first_nl]
+        if needle in head:
+            yield base - len(carry), head.rstrip(b"\r")
+        end = block.rfind(b"\n") + 1
+        find = block.find
+        hit = find(needle, first_nl + 1, end)
+        while hit != -1:
+            start = block.rfind(b"\n", first_nl, hit) + 1
+            stop = find(b"\n", hit, end)
+            line = block[start:stop]
+            if line[-1:] == b"\r":
+                line = line[:-1]
+            yield base + start, line
+            hit = find(needle, stop + 1, end)
+        carry = block[end:]
+        base += len(block)
+    if needle in carry:
+        yield base - len(carry), carry.rstrip(b"\r")
+
+
+def line_numbers(path, offsets):
+    """Line numbers (1-based) of byte offsets of a plain file, in one pass
+    that stops at the last offset."""
+    wanted = sorted(set(offsets))
+    found = {}
+    lines = 1
+    pos = 0
+    i = 0
+    with open(path, "rb") as stream:
+        while i < len(wanted):
+            block = stream.read(READ_SIZE)
+            if not block:
+                break
+            while i < len(wanted) and wanted[i] < pos + len(block):
+                found[wanted[i]] = lines + block.count(b"\n", 0, wanted[i] - pos)
+                i += 1
+            lines += block.count(b"\n")
+            pos += len(block)
+    return found
+
+
+def matching_lines_any(blocks, needles, base=0):
+    """matching_lines for several needles (one bytes.find pass each); every
+    line once, in order."""
+    if len(needles) == 1:
+        yield from matching_lines(blocks, needles[0], base)
+        return
+    carry = b""
+    for block in blocks:
+        first_nl = block.find(b"\n")
+        if first_nl == -1:
+            carry += block
+            base += len(block)
+            continue
+        head = carry + block[:first_nl]
+        if any(n in head for n in needles):
+            yield base - len(carry), head.rstrip(b"\r")
+        end = block.rfind(b"\n") + 1
+        starts = set()
+        for needle in needles:
+            hit = block.find(needle, first_nl + 1, end)
+            while hit != -1:
+                start = block.rfind(b"\n", first_nl, hit) + 1
+                starts.add(start)
+                hit = block.find(needle, block.find(b"\n", hit, end) + 1, end)
+        for start in sorted(starts):
+            yield base + start, block[start:block.find(b"\n", start, end)].rstrip(b"\r")
+        carry = block[end:]
+        base += len(block)
+    if any(n in carry for n in needles):
+        yield base - len(carry), carry.rstrip(b"\r")
