@@ -2,6 +2,8 @@
 # Real MongoDB servers for the integration lane, launched through the
 # playbooks' own m/mlaunch layer (playbooks/lib).
 #
+#   tests/servers/mongod.sh install X.Y    install MongoDB X.Y (or X.Y.Z) with m under .tools/m
+#                                          (needs the network); prints its bin folder
 #   tests/servers/mongod.sh bin            the bin folder of the binaries found
 #   tests/servers/mongod.sh start [LAYOUT] start LAYOUT on free loopback ports; prints its URI
 #   tests/servers/mongod.sh uri [LAYOUT]   the URI of the running LAYOUT
@@ -11,7 +13,7 @@
 # of one node, one config server, one mongos).
 # Binaries: DBA_LAB_MONGODB_BINARIES=DIR (a folder with mongod and mongos), or
 # a version m installed under .tools/m (DBA_LAB_MONGODB_VERSION=X.Y[.Z] picks
-# one; default the newest). Nothing is ever downloaded here.
+# one; default the newest). Only install downloads.
 # Exit 77: no binaries on this machine, said in one line (tests/run.sh shows
 # the lane as skipped, also with CI=true); 1: binaries found but unusable.
 set -euo pipefail
@@ -26,7 +28,7 @@ readonly STATE_ROOT="${DBA_LAB_MONGOD_STATE:-${ROOT}/.tools/mongod-test}"
 source "${ROOT}/playbooks/lib/playbook.sh"
 
 usage() {
-  sed -n '2,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 fail() {
@@ -89,6 +91,21 @@ find_binaries() {
   # The folder's own mongod says what it is (and fails now if it cannot load).
   pb::mongod_version "$BIN_DIR" || fail "${BIN_DIR}/mongod --version failed (a loader error? see ${PB_LOG})"
   BIN_VERSION=$PB_M_RESULT
+}
+
+# m through the framework (X.Y resolved to X.Y.Z, the install checked with
+# m bin, since m exits 0 on failures), then the binary run once: a build
+# that cannot load here (OpenSSL 1.1 missing) fails now, not in mlaunch.
+install() {
+  local want="$1"
+  [[ "$want" =~ ^[0-9]+\.[0-9]+(\.[0-9]+)?$ ]] || fail "install expects X.Y or X.Y.Z, got '${want}'" 2
+  pb::m_resolve "$want" || fail "$PB_M_ERROR"
+  pb::m_ensure "$PB_M_RESULT" || fail "$PB_M_ERROR"
+  BIN_DIR=$PB_M_RESULT
+  pb::mongod_version "$BIN_DIR" \
+    || fail "${BIN_DIR}/mongod --version failed: $(tail -n 3 "$PB_LOG" | tr '\n' ' ')"
+  pb::info "MongoDB ${PB_M_RESULT} in ${BIN_DIR}"
+  printf '%s\n' "$BIN_DIR"
 }
 
 # The topology variables pb::launch reads, for LAYOUT.
@@ -192,6 +209,10 @@ main() {
   local action="${1:-}"
   (($#)) && shift
   case "$action" in
+    install)
+      framework_init
+      install "${1:-}"
+      ;;
     bin)
       framework_init
       find_binaries
