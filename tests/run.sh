@@ -138,7 +138,7 @@ main() {
 
   for suite in "${suites[@]}"; do
     case "$suite" in
-      lint) run_suite lint "$ROOT/tests/lint.sh" ;;
+      lint) run_suite lint "$ROOT/tests/lint.sh"; run_suite lint-workflows "$ROOT/tests/lint-workflows.sh" ;;
       snippets) run_snippet_suites ;;
       bats) run_suite bats run_bats_dir "$ROOT/tests/bats" ;;
       integration) run_integration_suites ;;
