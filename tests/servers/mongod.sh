@@ -68,6 +68,15 @@ on_exit() {
 # Sets BIN_DIR and BIN_VERSION from the environment or m's installs, or
 # exits 77 with the one line that says why not.
 find_binaries() {
+  local shown=$PB_FD
+  # The commands of the search go to the run log only: a machine without
+  # binaries gets one line, the one that says so.
+  exec {PB_FD}>/dev/null
+  find_binaries_quietly
+  PB_FD=$shown
+}
+
+find_binaries_quietly() {
   local prefix="${M_PREFIX:-${ROOT}/.tools/m}" want="${DBA_LAB_MONGODB_VERSION:-}" v
   if [[ -n "${DBA_LAB_MONGODB_BINARIES:-}" ]]; then
     [[ -x "${DBA_LAB_MONGODB_BINARIES}/mongod" ]] \
@@ -82,7 +91,7 @@ find_binaries() {
     pb::m_resolve "$want" || fail "no real MongoDB binaries here: ${PB_M_ERROR}" "$NOT_AVAILABLE"
     v=$PB_M_RESULT
   else
-    v=$(find "${prefix}/m/versions" -mindepth 3 -maxdepth 3 -path '*/bin/mongod' 2>/dev/null \
+    v=$( (find "${prefix}/m/versions" -mindepth 3 -maxdepth 3 -path '*/bin/mongod' 2>/dev/null || true) \
       | awk -F/ '{print $(NF - 2)}' | sort -V | tail -n 1)
     [[ -n "$v" ]] || fail "no real MongoDB binaries here: set DBA_LAB_MONGODB_BINARIES=DIR or install one with m (M_PREFIX=${prefix})" "$NOT_AVAILABLE"
   fi
