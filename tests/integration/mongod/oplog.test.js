@@ -65,10 +65,12 @@ test('whole-array entries grow with the array, positional ones do not', () => {
     const coll = opDb().getCollection('growth');
     coll.deleteOne({ _id: name });
     coll.insertOne({ _id: name, arr: Array.from({ length: n }, (_, i) => ({ s: NumberInt(i), v: 'x'.repeat(20) })) });
-    return oplogEntrySize(function (sdb) { return sdb.getSiblingDB('dba_lab_oplog').getCollection('growth').updateOne({ _id: name }, update); }).bytes;
+    const u = update(n);
+    return oplogEntrySize(function (sdb) { return sdb.getSiblingDB('dba_lab_oplog').getCollection('growth').updateOne({ _id: name }, u); }).bytes;
   };
-  const push = { $push: { arr: { s: NumberInt(0), v: 'y' } } };
-  const slice = { $push: { arr: { $each: [{ s: NumberInt(0), v: 'y' }], $slice: -10000 } } };
+  const push = () => ({ $push: { arr: { s: NumberInt(0), v: 'y' } } });
+  // Keep the last n: every push trims one, as a capped array does.
+  const slice = (n) => ({ $push: { arr: { $each: [{ s: NumberInt(0), v: 'y' }], $slice: -n } } });
   const pushSmall = sizes('p10', push, 10);
   const pushBig = sizes('p1000', push, 1000);
   assert.ok(Math.abs(pushBig - pushSmall) < 16, `plain $push: ${pushSmall} B at 10, ${pushBig} B at 1000`);
@@ -102,9 +104,9 @@ test('changeStreamResumeCheck: a fresh token is inside the window and counts the
   const coll = opDb().getCollection('resume');
   coll.drop();
   opDb().createCollection('resume');
-  const start = db.adminCommand({ ping: 1 }).operationTime;
+  const cs = coll.watch();
+  assert.strictEqual(cs.tryNext(), null);
   coll.insertOne({ _id: 1 });
-  const cs = coll.watch([], { startAtOperationTime: start });
   let ev = null;
   const deadline = Date.now() + 30000;
   while (!ev && Date.now() < deadline) ev = cs.tryNext();

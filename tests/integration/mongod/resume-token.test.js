@@ -29,10 +29,10 @@ function rtEvents() {
   rtDb().createCollection('events');
   const coll = rtDb().getCollection('events');
   const uuid = rtDb().getCollectionInfos({ name: 'events' })[0].info.uuid;
-  // A fixed start point: the stream is opened before the first tryNext asks
-  // the server anything, so it must not depend on when that happens.
-  const start = db.adminCommand({ ping: 1 }).operationTime;
-  assert.ok(start, 'ping on a replica set member returns operationTime');
+  // The first tryNext sends the aggregate: the stream starts here, before
+  // the writes, whenever mongosh would otherwise have opened it.
+  const cs = coll.watch();
+  assert.strictEqual(cs.tryNext(), null);
   const oid = new ObjectId();
   const numericId = { i: NumberInt(7), l: NumberLong(8), d: 2.5, m: NumberDecimal('9.5') };
   coll.insertOne({ _id: oid, v: 1 });
@@ -47,7 +47,6 @@ function rtEvents() {
   session.endSession();
   coll.deleteOne({ _id: oid });
   const expected = 7;
-  const cs = coll.watch([], { startAtOperationTime: start });
   const events = [];
   const deadline = Date.now() + 30000;
   while (events.length < expected && Date.now() < deadline) {
@@ -83,13 +82,22 @@ test('every event token decodes to the event\'s clusterTime, the server\'s token
   }
 });
 
-test('the event, its _id and its {_data} hex decode alike', () => {
+test('the event, its _id and {_data, _typeBits} decode alike; the hex alone gives the same time and order', () => {
   const { events } = rtEvents();
   for (const ev of events) {
     const a = rtCanonical(decodeResumeToken(ev));
     assert.strictEqual(rtCanonical(decodeResumeToken(ev._id)), a);
-    assert.strictEqual(rtCanonical(decodeResumeToken(ev._id._data)), a);
+    const parts = ev._id._typeBits === undefined ? { _data: ev._id._data } : { _data: ev._id._data, _typeBits: ev._id._typeBits };
+    assert.strictEqual(rtCanonical(decodeResumeToken(parts)), a);
+    // Without _typeBits only the numeric types of the key can differ.
+    assert.strictEqual(rtCanonical(decodeResumeToken(ev._id._data).timestamp), rtCanonical(decodeResumeToken(ev).timestamp));
   }
+});
+
+test('the numeric document key carries _typeBits, and they are what keeps its types', () => {
+  const { events } = rtEvents();
+  assert.notStrictEqual(events[1]._id._typeBits, undefined, 'the server writes _typeBits for a Long/Double/Decimal128 key');
+  assert.strictEqual(events[0]._id._typeBits, undefined, 'an ObjectId key needs none');
 });
 
 test('every event token holds the collection\'s uuid', () => {
