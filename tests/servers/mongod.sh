@@ -37,7 +37,8 @@ fail() {
 }
 
 # The framework outside pb::main: its messages on stderr (stdout is the URI),
-# no traps (the cluster must outlive this script), a work folder of our own.
+# none of its cleanup traps (the cluster must outlive this script: only a
+# start that failed stops what it launched), a work folder of our own.
 framework_init() {
   PB_NAME=mongod-test
   PB_TITLE="integration test server"
