@@ -31,6 +31,12 @@ PB_EXAMPLES="  playbooks/array-push-oplog.sh --dry-run
 APO_JS="$(dirname "${BASH_SOURCE[0]}")/lib/scenarios/array-push-oplog"
 
 # Load sizes: whole-array loads write about devices x seconds^2 x 50 bytes.
+# tiny: the curves at the default lengths (63 one-update measurements, each an insert and
+# an update: ~5 s), the fix's 3600 single inserts (~10-20 s at w:majority on 3 nodes), two
+# loads of 2 devices x 60 s (120 updates each plus lag sampling: ~5 s each), on a 3-node
+# set launched in ~20-30 s: about 1 minute per version. Every verdict comes from the curves.
+PB_DEFAULT_SCALE=small
+pb::scale tiny "about 1 minute per version (rehearsal, CI on real servers): 2 devices x 60 s" devices=2 seconds=60 oplog_mb=512 disk_mb=2000
 pb::scale small "about 5 minutes per version: 10 devices x 600 s" devices=10 seconds=600 oplog_mb=2048 disk_mb=8000
 pb::scale medium "about 30 minutes per version: 50 devices x 900 s" devices=50 seconds=900 oplog_mb=8192 disk_mb=30000
 pb::scale full "the article's hour, hours per version: 50 devices x 3600 s" devices=50 seconds=3600 oplog_mb=51200 disk_mb=170000

@@ -35,6 +35,11 @@ CP_JS="${PB_LIB}/scenarios/capped-pubsub"
 
 # rate: messages per second (all publishers); seconds: publishing time per point.
 # publishers: concurrent inserters; the article's 1000/s came from 4 processes x 50 connections.
+# tiny: 2 sweep points x 2 modes, each one node process: ~1 s start, 2 s idle CPU, 4 s
+# publishing, a short drain (~8 s a point, ~35 s in all); the claims and a stop/start of
+# the one-node set (~15 s); launch ~10 s: about 1 minute per version.
+PB_DEFAULT_SCALE=small
+pb::scale tiny "about 1 minute per version (rehearsal, CI on real servers)" rate=50 seconds=4 subscribers=1,8 publishers=2 disk_mb=1000
 pb::scale small "about 4 minutes per version" rate=100 seconds=15 subscribers=1,10,40 publishers=4 disk_mb=1500
 pb::scale medium "about 12 minutes per version" rate=500 seconds=30 subscribers=1,10,40,100 publishers=10 disk_mb=3000
 pb::scale full "the article's load: 1000 messages/s for 25 s, up to its 40 readers" rate=1000 seconds=25 subscribers=1,10,40 publishers=50 disk_mb=3000

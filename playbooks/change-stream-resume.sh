@@ -45,6 +45,13 @@ CSR_FILTER='{"fullDocument.msg":{"$exists":true}}'
 # junk = 6 MiB documents in all (the article's 3000 at full), split 100:100:100:500:200:2000
 # by seedCollection's change-stream-resume recipe around the ten markers.
 # cache_gb stays well below the data (at least 7x) so the scans read pages from disk.
+# tiny: 60 junk documents (2:2:2:10:4:40 around the markers, 360 MiB) seeded one insert at a
+# time at ~50-100 MB/s (~5-10 s), five resumes that scan at most those 360 MiB (~1-3 s each),
+# the log analysis (~5 s), a one-node set launched in ~10 s: about 1 minute. The data fits in
+# the smallest cache (0.25 GB is 256 MiB): timings are not the article's, every verdict is
+# still decided from what the runs measured.
+PB_DEFAULT_SCALE=small
+pb::scale tiny "about 1 minute (rehearsal, CI on real servers): 360 MiB, mostly in cache" junk=60 cache_gb=0.25
 pb::scale small "about 5-10 minutes on a laptop: 1.9 GB, a tenth of the article" junk=300 cache_gb=0.25
 pb::scale medium "about 20 minutes: 6.3 GB" junk=1000 cache_gb=0.5
 pb::scale full "the article's sizes: 3000 junk documents, 18.9 GB per node" junk=3000 cache_gb=1

@@ -42,6 +42,11 @@ MRB_JS="${PB_LIB}/scenarios/mongodump-raw-bson"
 
 # docs: documents per tiny collection; nested: nested documents (~350 KB each;
 # mongosh's toArray() holds all of them as objects at once, hence the modest counts).
+# tiny: 4 x 10,000 documents seeded in ~2 s; 14 timed methods x 3 repeats, each a client
+# process of well under a second at this size plus two driver calls for the server CPU
+# (~1 s a run, mongosh ~2 s): ~50 s; a single mongod in ~5 s: about 1 minute.
+PB_DEFAULT_SCALE=small
+pb::scale tiny "about 1 minute (rehearsal, CI on real servers); start-up costs weigh on every method" docs=10000 nested=5 disk_mb=800
 pb::scale small "about 2 minutes on a laptop" docs=100000 nested=30 disk_mb=1500
 pb::scale medium "about 10 minutes" docs=300000 nested=100 disk_mb=4000
 pb::scale full "the article's 4 x 1,000,000 documents; 20+ minutes" docs=1000000 nested=300 disk_mb=10000

@@ -63,6 +63,12 @@ RR_RESHARD_OVERHEAD_SECONDS=15
 RR_KB_PER_CHUNK_CONFIG=1
 RR_KB_PER_CHUNK_SHARD_NODE=1
 
+# tiny: three counts (a fit needs more than two points), each made by one reshardCollection
+# (5.0+, ~5-15 s) or numInitialChunks (4.4, ~2 s), 3 incremental and 3 full refreshes a
+# count (~0.5 s each); a sharded cluster of 4 processes launched in ~30 s: about
+# 1.5 minutes per version.
+PB_DEFAULT_SCALE=small
+pb::scale tiny "about 1.5 minutes per version (rehearsal, CI on real servers)" chunks=500,2000,10000
 pb::scale small "about 10-20 minutes per version" chunks=1000,10000,50000
 pb::scale medium "about 1-2 hours per version (split loops take longest)" chunks=1000,10000,50000,100000,250000
 pb::scale full "the article's sizes: hours; 1M+ chunks" chunks=10000,100000,250000,500000,1000000,1500000

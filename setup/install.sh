@@ -28,6 +28,8 @@ readonly BIN="${TOOLS}/bin"
 readonly DB_TOOLS_VERSION="v0.0.0-20250715155915-887641268977"
 readonly DB_TOOLS_LABEL="100.12.2+dba-lab"
 readonly DB_TOOLS=(mongodump mongorestore mongoexport bsondump)
+# actionlint checks .github/workflows (tests/lint-workflows.sh); pinned, built with go.
+readonly ACTIONLINT_VERSION="1.7.12"
 
 QUIET=0
 ASSUME_YES=0
@@ -254,6 +256,32 @@ install_database_tools() {
   rm -rf "$work"
 }
 
+# go install builds print "v1.7.12", release builds "1.7.12".
+actionlint_current() {
+  local v
+  [[ -x "${BIN}/actionlint" ]] || return 1
+  v=$("${BIN}/actionlint" -version 2>/dev/null | head -n 1)
+  [[ "${v#v}" == "$ACTIONLINT_VERSION" ]]
+}
+
+# Built from the Go module proxy into .tools/bin, as the Database Tools are.
+install_actionlint() {
+  if actionlint_current; then
+    say "actionlint ${ACTIONLINT_VERSION}: present"
+    return
+  fi
+  if ! have go; then
+    say "actionlint not found and no go to build it: install Go 1.22+, then run this again (only the workflow lint needs it)"
+    return
+  fi
+  step "actionlint ${ACTIONLINT_VERSION}: building from the Go module proxy"
+  GOBIN="$BIN" GOFLAGS=-buildvcs=false go install "github.com/rhysd/actionlint/cmd/actionlint@v${ACTIONLINT_VERSION}" \
+    >"${TOOLS}/actionlint.log" 2>&1 || {
+    tail -n 20 "${TOOLS}/actionlint.log" >&2
+    die "building actionlint failed (log: .tools/actionlint.log): check the Go module proxy settings (GOPROXY), then run this again"
+  }
+}
+
 # --check: one row per tool. Exit 1 when a required one is missing.
 tool_version() {
   local tool="$1" path="$2"
@@ -268,6 +296,7 @@ tool_version() {
     chromium) "$path" --version 2>/dev/null | awk '{print $2}' ;;
     go) "$path" version | awk '{print $3}' ;;
     mongodump|mongorestore|mongoexport|bsondump) "$path" --version 2>/dev/null | awk 'NR==1 {print $NF}' ;;
+    actionlint) "$path" -version | head -n 1 ;;
     bats-support|bats-assert) node -p "require('${path}/package.json').version" ;;
     *) printf '?' ;;
   esac
@@ -308,6 +337,7 @@ check() {
   check_row jq required "apt-get install jq, or brew install jq" || absent=1
   check_row chromium optional "browser tests of the report pages: apt-get install chromium (setup installs it when CI=true)" || true
   check_row go optional "builds the Database Tools and the FerretDB test server: https://go.dev/dl" || true
+  check_row actionlint optional "the workflow lint (tests/lint-workflows.sh): $setup with go present" || true
   local tool
   for tool in "${DB_TOOLS[@]}"; do
     check_row "$tool" optional "mongodump-raw-bson playbook: $setup with go present" || true
@@ -331,6 +361,7 @@ install_all() {
   link_tools
   install_system_packages
   install_database_tools
+  install_actionlint
   link_tools
   say "done: source setup/env.sh to put the tools on PATH; ./setup/install.sh --check lists them"
 }

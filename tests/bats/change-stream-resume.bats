@@ -128,7 +128,7 @@ EOF
 @test "options: unknown scale, bad node count, stray argument" {
   run "$PLAYBOOK" --scale huge
   assert_failure 2
-  assert_output "change-stream-resume: --scale must be one of small, medium, full, got 'huge' (see --help)"
+  assert_output "change-stream-resume: --scale must be one of tiny, small, medium, full, got 'huge' (see --help)"
   run "$PLAYBOOK" --nodes two
   assert_failure 2
   assert_output "change-stream-resume: --nodes expects a whole number, got 'two' (see --help)"

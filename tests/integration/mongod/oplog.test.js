@@ -1,0 +1,134 @@
+// The oplog snippets on a real replica set (tests/servers/mongod.sh):
+// oplogEntrySize and explainOplogEntry on real update entries of each array
+// pattern ($v:1 before 5.0, $v:2 diffs from 5.0: FACTS "Oplog update
+// entries"), oplogWindow, changeStreamResumeCheck.
+
+function opDb() { return db.getSiblingDB('dba_lab_oplog'); }
+
+function opFormat() {
+  return Number(db.version().split('.')[0]) >= 5 ? '$v:2' : '$v:1';
+}
+
+// A document with a 50-element array, one update through oplogEntrySize, and
+// the one entry it wrote.
+function opUpdate(name, update) {
+  const coll = opDb().getCollection('arrays');
+  coll.deleteOne({ _id: name });
+  coll.insertOne({ _id: name, arr: Array.from({ length: 50 }, (_, i) => ({ s: NumberInt(i), v: 'x'.repeat(20) })) });
+  const res = oplogEntrySize(function (sdb) { return sdb.getSiblingDB('dba_lab_oplog').getCollection('arrays').updateOne({ _id: name }, update); });
+  assert.strictEqual(res.count, 1, `${name}: ${res.count} entries with the session's lsid`);
+  return res.entries[0];
+}
+
+const OP_PATTERNS = [
+  // [name, update, action: the array written positionally or whole]
+  ['push', { $push: { arr: { s: NumberInt(50), v: 'y' } } }, 'elements'],
+  ['set-one', { $set: { 'arr.49': { s: NumberInt(49), v: 'z' } } }, 'elements'],
+  ['push-slice', { $push: { arr: { $each: [{ s: NumberInt(50), v: 'y' }], $slice: -50 } } }, 'replace'],
+  ['push-sort', { $push: { arr: { $each: [{ s: NumberInt(50), v: 'y' }], $sort: { s: 1 } } } }, 'replace'],
+  ['push-position0', { $push: { arr: { $each: [{ s: NumberInt(-1), v: 'y' }], $position: 0 } } }, 'replace'],
+  ['addtoset', { $addToSet: { arr: { s: NumberInt(50), v: 'y' } } }, 'replace'],
+  ['pull', { $pull: { arr: { s: 0 } } }, 'replace'],
+  ['pop-first', { $pop: { arr: -1 } }, 'replace'],
+  ['pop-last', { $pop: { arr: 1 } }, 'replace'],
+];
+
+for (const [name, update, action] of OP_PATTERNS) {
+  test(`${name}: one update entry in this version's format; explainOplogEntry says the array is written as ${action}`, () => {
+    const e = opUpdate(name, update);
+    assert.strictEqual(e.op, 'u');
+    assert.strictEqual(e.ns, 'dba_lab_oplog.arrays');
+    assert.strictEqual(e.explanation.format, opFormat());
+    const arr = (e.explanation.arrays || []).find((a) => a.path === 'arr');
+    assert.ok(arr, `${name}: no array in ${JSON.stringify(e.explanation.arrays)}`);
+    assert.strictEqual(arr.action, action, `${name} on ${db.version()}`);
+    if (action === 'replace') assert.ok(arr.elements >= 49, `${name}: ${arr.elements} elements`);
+  });
+}
+
+test('the stored entry read back from local.oplog.rs: oplogEntrySize(entry) is its bsonsize, explainOplogEntry agrees', () => {
+  const e = opUpdate('readback', { $push: { arr: { $each: [{ s: NumberInt(50), v: 'y' }], $sort: { s: 1 } } } });
+  const raw = db.getSiblingDB('local').getCollection('oplog.rs').findOne({ ts: e.ts, ns: e.ns });
+  assert.ok(raw, 'the entry is in the oplog');
+  const size = oplogEntrySize(raw);
+  assert.strictEqual(size.bytes, bsonsize(raw));
+  assert.strictEqual(size.bytes, e.bytes);
+  const parts = Object.values(size.breakdown).reduce((a, b) => a + b, 0);
+  assert.strictEqual(parts, size.bytes - 5);
+  const x = explainOplogEntry(raw);
+  assert.strictEqual(x.format, opFormat());
+  assert.strictEqual(x.arrays.find((a) => a.path === 'arr').action, 'replace');
+});
+
+test('whole-array entries grow with the array, positional ones do not', () => {
+  const sizes = (name, update, n) => {
+    const coll = opDb().getCollection('growth');
+    coll.deleteOne({ _id: name });
+    coll.insertOne({ _id: name, arr: Array.from({ length: n }, (_, i) => ({ s: NumberInt(i), v: 'x'.repeat(20) })) });
+    const u = update(n);
+    return oplogEntrySize(function (sdb) { return sdb.getSiblingDB('dba_lab_oplog').getCollection('growth').updateOne({ _id: name }, u); }).bytes;
+  };
+  const push = () => ({ $push: { arr: { s: NumberInt(0), v: 'y' } } });
+  // Keep the last n: every push trims one, as a capped array does.
+  const slice = (n) => ({ $push: { arr: { $each: [{ s: NumberInt(0), v: 'y' }], $slice: -n } } });
+  const pushSmall = sizes('p10', push, 10);
+  const pushBig = sizes('p1000', push, 1000);
+  assert.ok(Math.abs(pushBig - pushSmall) < 16, `plain $push: ${pushSmall} B at 10, ${pushBig} B at 1000`);
+  const sliceSmall = sizes('s10', slice, 10);
+  const sliceBig = sizes('s1000', slice, 1000);
+  assert.ok(sliceBig > sliceSmall + 990 * 30, `$slice: ${sliceSmall} B at 10, ${sliceBig} B at 1000`);
+});
+
+test('oplogEntrySize(filter): the namespace\'s updates counted and sized on the server', () => {
+  const r = oplogEntrySize({ ns: 'dba_lab_oplog.arrays', op: 'u', since: '1h' });
+  assert.ok(Number(r.entries) >= OP_PATTERNS.length + 1, `${r.entries} entries`);
+  assert.ok(Number(r.bytes) > 0);
+  const row = r.byNamespace.find((x) => x.ns === 'dba_lab_oplog.arrays');
+  assert.ok(row, JSON.stringify(r.byNamespace));
+  assert.strictEqual(Number(row.count), Number(r.entries));
+  assert.ok(r.largest.length >= 1 && r.largest.length <= 10);
+});
+
+test('oplogWindow(): first before last, sizes from the server, maxBytes the configured oplog (1024 MB)', () => {
+  const w = oplogWindow();
+  assert.strictEqual(w.first.ts._bsontype, 'Timestamp');
+  assert.ok(w.windowSeconds >= 0);
+  assert.ok(w.last.wall >= w.first.wall);
+  assert.ok(w.usedBytes > 0 && w.entries > 0, JSON.stringify(w));
+  // tests/servers/mongod.sh starts the replica set with --oplogSize 1024.
+  assert.strictEqual(w.maxBytes, 1024 * 1048576);
+  assert.strictEqual(w.full, false);
+});
+
+test('changeStreamResumeCheck: a fresh token is inside the window and counts the entries written after it', () => {
+  const coll = opDb().getCollection('resume');
+  coll.drop();
+  opDb().createCollection('resume');
+  const cs = coll.watch();
+  assert.strictEqual(cs.tryNext(), null);
+  coll.insertOne({ _id: 1 });
+  let ev = null;
+  const deadline = Date.now() + 30000;
+  while (!ev && Date.now() < deadline) ev = cs.tryNext();
+  cs.close();
+  assert.ok(ev, 'the insert event');
+  coll.insertMany([{ _id: 2 }, { _id: 3 }, { _id: 4 }]);
+  opDb().getCollection('elsewhere').insertOne({ _id: 1 });
+  const r = changeStreamResumeCheck(ev);
+  assert.strictEqual(r.position, 'inside');
+  assert.strictEqual(r.resumable, true);
+  assert.strictEqual(r.tokenType, 128);
+  assert.strictEqual(r.scan.complete, true);
+  // At least the three inserts and the other collection's one (8.0 may log
+  // insertMany as one applyOps entry).
+  assert.ok(r.scan.entries >= 2, JSON.stringify(r.scan));
+  assert.ok(r.scan.bytes > 0);
+  assert.ok(r.scan.sameCollection >= 1, JSON.stringify(r.scan));
+  assert.ok(typeof r.advice === 'string' && r.advice.length > 0);
+});
+
+test('changeStreamResumeCheck: a Timestamp older than the oldest entry has fallen off', () => {
+  const r = changeStreamResumeCheck(Timestamp({ t: 1, i: 1 }));
+  assert.strictEqual(r.position, 'fallen-off');
+  assert.strictEqual(r.resumable, false);
+});

@@ -1,0 +1,77 @@
+// seedCollection and collStatsSummary on a real replica set
+// (tests/servers/mongod.sh): what the dry run promised is what the server
+// holds, and the sizes $collStats reports are those of what was written.
+
+function ssDb() { return db.getSiblingDB('dba_lab_seed_stats'); }
+
+// Count and BSON bytes as the server returns the documents.
+function ssServerFigures(coll) {
+  let docs = 0;
+  let bytes = 0;
+  coll.find().forEach((d) => { docs++; bytes += bsonsize(d); });
+  return { docs, bytes };
+}
+
+const SS_CASES = [
+  ['csr', { recipe: 'change-stream-resume', docs: 6, size: '256KB' }],
+  ['tiny', { recipe: 'tiny-docs', docs: 2000, collections: 2 }],
+  ['sensor', { recipe: 'sensor-hourly', docs: 3 }],
+  ['ticker', { recipe: 'ticker', docs: 2500, batchDocs: 1000 }],
+  ['keys', { recipe: 'sharded-ids', docs: 2000 }],
+  ['padded', { docs: 50, size: '16KB' }],
+];
+
+for (const [name, o] of SS_CASES) {
+  test(`${o.recipe || 'padded'}: the dry run's documents and bytes are what the server holds`, () => {
+    const dry = seedCollection(ssDb().getCollection(name), { ...o, dryRun: true });
+    const r = seedCollection(ssDb().getCollection(name), { ...o, drop: true, progress: false });
+    assert.strictEqual(r.docs, dry.docs);
+    assert.strictEqual(r.bytes, dry.bytes);
+    let docs = 0;
+    let bytes = 0;
+    for (const ns of dry.ns) {
+      const f = ssServerFigures(ssDb().getCollection(ns.split('.').slice(1).join('.')));
+      docs += f.docs;
+      bytes += f.bytes;
+    }
+    assert.deepStrictEqual({ docs, bytes }, { docs: dry.docs, bytes: dry.bytes });
+  });
+}
+
+test('collStatsSummary(collection): count and size are what seedCollection wrote', () => {
+  const r = seedCollection(ssDb().sized, { docs: 200, size: '4KB', drop: true, progress: false });
+  const rows = collStatsSummary(ssDb().sized);
+  assert.strictEqual(rows.length, 1);
+  const [row] = rows;
+  assert.strictEqual(row.ns, 'dba_lab_seed_stats.sized');
+  assert.strictEqual(row.type, 'collection');
+  assert.strictEqual(row.count, 200);
+  assert.strictEqual(row.size, r.bytes);
+  assert.strictEqual(row.avgObjSize, Math.floor(r.bytes / 200));
+  assert.ok(row.storageSize > 0 && row.totalIndexSize > 0, JSON.stringify(row));
+  assert.strictEqual(row.nindexes, 1);
+  assert.strictEqual(row.capped, false);
+  assert.strictEqual(row.shard, undefined);
+});
+
+test('collStatsSummary(database): every collection, a capped one with its limits, largest first', () => {
+  ssDb().getCollection('topic').drop();
+  ssDb().createCollection('topic', { capped: true, size: 100000, max: 1000 });
+  ssDb().topic.insertOne({ time: new Date(), ticker: 'PIP', price: 4.45 });
+  const rows = collStatsSummary(ssDb());
+  const names = rows.map((r) => r.ns);
+  for (const n of ['sized', 'topic', 'ticker', 'sensor']) assert.ok(names.includes(`dba_lab_seed_stats.${n}`), names.join(', '));
+  const topic = rows.find((r) => r.ns === 'dba_lab_seed_stats.topic');
+  assert.strictEqual(topic.capped, true);
+  assert.strictEqual(topic.maxSize, 100000);
+  assert.strictEqual(topic.max, 1000);
+  for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].storageSize >= rows[i].storageSize, `${rows[i - 1].ns} before ${rows[i].ns}`);
+});
+
+test('collStatsSummary(): the whole deployment leaves admin, config and local out unless asked', () => {
+  const all = collStatsSummary();
+  assert.ok(all.some((r) => r.ns.startsWith('dba_lab_seed_stats.')));
+  assert.ok(!all.some((r) => /^(admin|config|local)\./.test(r.ns)));
+  const withSystem = collStatsSummary(undefined, { system: true });
+  assert.ok(withSystem.some((r) => r.ns === 'local.oplog.rs'));
+});
