@@ -98,6 +98,9 @@ pb::mlaunch_init_args() {
       PB_MLAUNCH_ARGS+=(--name "$PB_REPLSET_NAME")
       ;;
     sharded)
+      # mlaunch 1.7.2 quotes mongod's path but not mongos's (_construct_mongos),
+      # and runs the line through a shell.
+      [[ ! "$bin" =~ [[:space:]] ]] || pb::die "mlaunch cannot start mongos from a folder whose path holds white space (${bin}): move the binaries"
       # Shards must be replica sets since 3.6 (mlaunch refuses --single shards).
       PB_MLAUNCH_ARGS+=(--sharded "$PB_SHARDS" --replicaset --nodes "$PB_NODES")
       ((PB_ARBITER)) && PB_MLAUNCH_ARGS+=(--arbiter)
