@@ -131,3 +131,32 @@ holding() {
     assert_only_foreign_left
   done
 }
+
+# A stand-in that claims 4.4.0, started the way mlaunch starts one.
+start_old_standin() {
+  mkdir -p "${RUN_DIR}/db"
+  STANDIN_VERSION=4.4.0 "${LANE}/bin/mongod" --port "$PORT" --dbpath "${RUN_DIR}/db" \
+    --logpath "${RUN_DIR}/mongod.log" --fork >/dev/null
+}
+
+@test "lane: on 4.4.0 (no hello, CommandNotFound) pb::hello answers from isMaster" {
+  load_framework
+  start_old_standin
+  run pb::hello answer "$(pb::node_uri "$PORT")"
+  assert_success
+  pb::hello answer "$(pb::node_uri "$PORT")"
+  pb::_stop_dir_processes "$RUN_DIR"
+  run jq -r '[.isWritablePrimary, .ismaster] | @tsv' <<<"$answer"
+  assert_success
+  assert_output "$(printf 'true\ttrue')"
+}
+
+@test "lane: on 4.4.0 stage.hello() in a mongosh stage answers from isMaster" {
+  load_framework
+  start_old_standin
+  printf 'print(`writable=${stage.hello().isWritablePrimary}`);\n' >"${BATS_TEST_TMPDIR}/hello-stage.js"
+  run pb::mongosh_stage --uri "$(pb::node_uri "$PORT")" "${BATS_TEST_TMPDIR}/hello-stage.js"
+  pb::_stop_dir_processes "$RUN_DIR"
+  assert_success
+  assert_line 'writable=true'
+}
