@@ -184,7 +184,9 @@ pb::cluster_processes() {
 pb::_mlaunch_json() {
   local line json=''
   while IFS= read -r line; do
-    if [[ "$line" == [\[{]* ]] && jq -e . >/dev/null 2>&1 <<<"$line"; then json=$line; fi
+    case "$line" in
+      '['* | '{'*) if jq -e . >/dev/null 2>&1 <<<"$line"; then json=$line; fi ;;
+    esac
   done
   [[ -n "$json" ]] || return 1
   printf '%s\n' "$json"

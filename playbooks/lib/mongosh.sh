@@ -125,6 +125,7 @@ pb::primary_port() {
   js+="const ports = [${ports}], until = Date.now() + 60000; let found = null; "
   js+='while (found === null && Date.now() < until) { '
   js+='for (const p of ports) { try { '
+  # shellcheck disable=SC2016 # a JS template literal
   js+='const m = new Mongo(`mongodb://localhost:${p}/?directConnection=true&serverSelectionTimeoutMS=2000`); '
   js+='const h = dbaLabHello(m.getDB("admin")); m.close(); '
   js+='if (h.isWritablePrimary) { found = p; break; } } catch (e) { /* not up yet */ } } '

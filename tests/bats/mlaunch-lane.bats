@@ -37,8 +37,8 @@ setup() {
 teardown() {
   # A failed test must not leave stand-ins behind for the next one.
   local pids
-  pids=$(pgrep -f -- "--dbpath ${RUN_DIR}/" || true)
-  [[ -z "$pids" ]] || kill -KILL $pids 2>/dev/null || true
+  mapfile -t pids < <(pgrep -f -- "--dbpath ${RUN_DIR}/" || true)
+  ((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
 }
 
 lane() {
@@ -140,6 +140,7 @@ start_old_standin() {
 }
 
 @test "lane: on 4.4.0 (no hello, CommandNotFound) pb::hello answers from isMaster" {
+  local answer
   load_framework
   start_old_standin
   run pb::hello answer "$(pb::node_uri "$PORT")"
@@ -154,6 +155,7 @@ start_old_standin() {
 @test "lane: on 4.4.0 stage.hello() in a mongosh stage answers from isMaster" {
   load_framework
   start_old_standin
+  # shellcheck disable=SC2016 # JavaScript
   printf 'print(`writable=${stage.hello().isWritablePrimary}`);\n' >"${BATS_TEST_TMPDIR}/hello-stage.js"
   run pb::mongosh_stage --uri "$(pb::node_uri "$PORT")" "${BATS_TEST_TMPDIR}/hello-stage.js"
   pb::_stop_dir_processes "$RUN_DIR"

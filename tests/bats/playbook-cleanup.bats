@@ -169,6 +169,7 @@ wait_demo() {
   assert_output failed
 }
 
+# shellcheck disable=SC2034 # the PB_* globals are read by the framework
 @test "multi-version: a version's knob restores run before its cluster stops, not after" {
   load_framework
   PB_RESOLVED=(6.0.20 7.0.12)

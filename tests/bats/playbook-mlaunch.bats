@@ -139,6 +139,7 @@ start_named_process() {
   start_named_process "$dir"
   # An mlaunch that fails to list (as a JSON parse failure did) and stops nothing.
   mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  # shellcheck disable=SC2016 # the fake's own "$*" and "$1"
   printf '#!/usr/bin/env bash\nprintf "%%s\\n" "$*" >>"%s/mlaunch.calls"\n[[ "$1" != list ]]\n' "$BATS_TEST_TMPDIR" >"${BATS_TEST_TMPDIR}/bin/mlaunch"
   chmod +x "${BATS_TEST_TMPDIR}/bin/mlaunch"
   PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::cluster_teardown "$dir"
@@ -147,7 +148,8 @@ start_named_process() {
   run cat "${BATS_TEST_TMPDIR}/mlaunch.calls"
   assert_line "list --json --dir ${dir}"
   assert_line "stop --dir ${dir}"
-  ! kill -0 "$NAMED_PID" 2>/dev/null
+  run kill -0 "$NAMED_PID"
+  assert_failure
   [[ ! -e "$dir" ]]
 }
 
