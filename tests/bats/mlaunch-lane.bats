@@ -37,7 +37,7 @@ setup() {
 teardown() {
   # A failed test must not leave stand-ins behind for the next one.
   local pids
-  mapfile -t pids < <(pgrep -f -- "--dbpath ${RUN_DIR}/" || true)
+  mapfile -t pids < <(pgrep -f -- "--dbpath ${LABS}/" || true)
   ((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
 }
 
@@ -108,10 +108,6 @@ first_standin_up() {
   [[ "$(standins_left)" -ge 1 ]]
 }
 
-holding() {
-  grep -q 'holding in' "$OUT" 2>/dev/null
-}
-
 @test "lane: Ctrl-C while mlaunch init is starting the members stops what started, deletes only the run's folder" {
   interrupt_when first_standin_up --topology replset --nodes 2
   assert_equal "$BG_STATUS" 130
@@ -121,15 +117,36 @@ holding() {
 }
 
 @test "lane: Ctrl-C in every later stage leaves no stand-in and no folder of the run" {
-  local stage
-  for stage in prepare run analyze report; do
-    rm -f "$OUT" "$FACTS"
-    interrupt_when holding --topology single --hold "$stage"
-    assert_equal "$BG_STATUS" 130
-    run cat "$OUT"
-    assert_line --partial "interrupted by SIGINT during ${stage}"
-    assert_only_foreign_left
+  # The four runs at once (each its own folder and port), to keep the lane short.
+  local i pids=() outs=() stages=(prepare run analyze report) _
+  for i in "${!stages[@]}"; do
+    outs[i]="${BATS_TEST_TMPDIR}/out-${stages[i]}"
+    start_with_sigint "${outs[i]}" "${LANE}/lane-lab.sh" --binarypath "${LANE}/bin" \
+      --dir "${LABS}/run-${stages[i]}" --port $((PORT + 10 * (i + 1))) \
+      --report-dir "${BATS_TEST_TMPDIR}/report-${stages[i]}" --topology single --hold "${stages[i]}"
+    pids[i]=$BG_PID
   done
+  for i in "${!stages[@]}"; do
+    for _ in $(seq 900); do
+      grep -q 'holding in' "${outs[i]}" && break
+      sleep 0.1
+    done
+    run grep "holding in ${stages[i]}" "${outs[i]}"
+    assert_success
+    kill -INT "${pids[i]}"
+  done
+  for i in "${!stages[@]}"; do
+    BG_PID=${pids[i]}
+    wait_background 90
+    assert_equal "$BG_STATUS" 130
+    run cat "${outs[i]}"
+    assert_line --partial "interrupted by SIGINT during ${stages[i]}"
+  done
+  run pgrep -f -- "standin.py mongo[ds] .*${LABS}/"
+  assert_failure
+  run ls -A "$LABS"
+  assert_success
+  assert_output notes.txt
 }
 
 # A stand-in that claims 4.4.0, started the way mlaunch starts one.
