@@ -210,8 +210,13 @@ csr::sum_cursors() {
 }
 
 stage_analyze() {
-  local log run row values=()
-  log=$(pb::node_logs primary | head -n 1)
+  local log='' run row values=() primary
+  # The member that is primary now (mlaunch's list tags are racy); --uri has
+  # no log this run can read.
+  if ! pb::uri_mode; then
+    pb::primary_port primary "$PB_REPLSET_NAME"
+    log=$(pb::node_log "$primary")
+  fi
   pb::mongosh_stage "${CSR_JS}/tokens.js" "stateFile=$(csr::state_file)"
   : >"$(csr::cursors_file)"
   for run in A B C D E; do

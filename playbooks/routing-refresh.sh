@@ -291,7 +291,7 @@ stage_analyze() {
     while IFS=$'\t' read -r role port _ _ log shard; do
       case "$role" in
         mongos) ;;
-        primary|secondary) [[ -n "$shard" && "$shard" != configRepl ]] || continue ;;
+        'shard member') role=shard ;;
         *) continue ;;
       esac
       out="${PB_WORK}/refresh-${PB_VERSION}-${port}.jsonl"

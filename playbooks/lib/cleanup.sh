@@ -33,9 +33,12 @@ pb::cleanup_now() {
   eval "${PB_CLEANUP_CMDS[$id]}"
 }
 
+# pb::_run_cleanups [AFTER]: every step not yet run, last first (with AFTER:
+# only those registered after step AFTER, e.g. a cluster's knob restores
+# before the cluster stops).
 pb::_run_cleanups() {
-  local id
-  for ((id = ${#PB_CLEANUP_CMDS[@]} - 1; id >= 0; id--)); do
+  local id after="${1:--1}"
+  for ((id = ${#PB_CLEANUP_CMDS[@]} - 1; id > after; id--)); do
     ((PB_CLEANUP_DONE[id])) && continue
     PB_CLEANUP_DONE[id]=1
     pb::info "cleanup: ${PB_CLEANUP_LABELS[$id]}"

@@ -98,6 +98,9 @@ pb::mlaunch_init_args() {
       PB_MLAUNCH_ARGS+=(--name "$PB_REPLSET_NAME")
       ;;
     sharded)
+      # mlaunch 1.7.2 quotes mongod's path but not mongos's (_construct_mongos),
+      # and runs the line through a shell.
+      [[ ! "$bin" =~ [[:space:]] ]] || pb::die "mlaunch cannot start mongos from a folder whose path holds white space (${bin}): move the binaries"
       # Shards must be replica sets since 3.6 (mlaunch refuses --single shards).
       PB_MLAUNCH_ARGS+=(--sharded "$PB_SHARDS" --replicaset --nodes "$PB_NODES")
       ((PB_ARBITER)) && PB_MLAUNCH_ARGS+=(--arbiter)
@@ -155,34 +158,62 @@ pb::release_dir() {
 }
 
 # pb::cluster_processes DIR: one line per process, tab-separated:
-#   role port pid status logpath shard
-# from `mlaunch list --json --startup` (log paths read from the startup lines).
-# Before the launch (and in --dry-run) the layout mlaunch will create is
-# listed instead, with pid "-" and status "planned".
+#   kind port pid status logpath set
+# kind: single, replset member, shard member, arbiter, config server, mongos
+# (what the process is, from the layout; never mlaunch's primary/secondary
+# tags, which depend on what pymongo had discovered when it listed: ask the
+# member with pb::primary_port). set: its replica set (shard) name.
+# Kind, log path and set come from the command lines mlaunch stored in
+# DIR/.mlaunch_startup; pid and status from `mlaunch list --json`. Before the
+# launch (and in --dry-run) the layout mlaunch will create is listed, with pid
+# "-" and status "planned".
 pb::cluster_processes() {
-  local dir="$1" json=''
+  local dir="$1" out=''
   if [[ ! -f "${dir}/.mlaunch_startup" ]]; then
     pb::_planned_processes "$dir"
     return 0
   fi
-  pb::capture --read-only json mlaunch list --json --startup --dir "$dir" || return 1
-  pb::_processes_from_list_json <<<"$json"
+  pb::capture --read-only out mlaunch list --json --dir "$dir" || return 1
+  pb::_processes_from_startup "${dir}/.mlaunch_startup" "$(pb::_mlaunch_json <<<"$out")"
 }
 
-# mlaunch list --json prints, in order: mongos entries, null, config servers,
-# null, then per shard its name (a string), its members, null (mlaunch.py
-# list()); members are indented ("    primary") inside a shard.
-pb::_processes_from_list_json() {
-  jq -r '
-    reduce .[] as $x ({shard: null, out: []};
-      if ($x | type) == "string" then .shard = $x
-      elif $x == null then .shard = null
-      else .out += [$x + {shard: .shard}] end)
-    | .out[]
-    | [(.process | gsub("^ +"; "")), .port, (.pid | tostring), .status,
-       (((."startup command" // "") | capture("--logpath \"?(?<p>[^\" ]+)") | .p) // ""),
-       (.shard // "")]
-    | @tsv'
+# The JSON document of an mlaunch answer: every subcommand first prints
+# "Detected mongod version: X.Y.Z" when a mongod is on PATH or under
+# --binarypath (MLaunchTool.__init__ -> getMongoDVersion), and warnings may
+# precede it too. The document is the last line that parses.
+pb::_mlaunch_json() {
+  local line json=''
+  while IFS= read -r line; do
+    case "$line" in
+      '['* | '{'*) if jq -e . >/dev/null 2>&1 <<<"$line"; then json=$line; fi ;;
+    esac
+  done
+  [[ -n "$json" ]] || return 1
+  printf '%s\n' "$json"
+}
+
+# pb::_processes_from_startup FILE LIST_JSON: the layout from the command
+# lines mlaunch 1.7.2 stored (_construct_mongod/_construct_mongos quote
+# --dbpath and --logpath on POSIX; a shard's arbiter gets no --shardsvr), pid
+# and status by port from `mlaunch list --json` (mongos, null, config
+# servers, null, then per shard its name, its members, null).
+pb::_processes_from_startup() {
+  local file="$1" list="$2"
+  jq -r --argjson list "$list" '
+    def opt($name): (capture("--" + $name + " (?<v>\"[^\"]*\"|[^ ]+)") | .v | ltrimstr("\"") | rtrimstr("\"")) // "";
+    ($list | map(select(type == "object")) | map({key: (.port | tostring), value: .}) | from_entries) as $by
+    | .startup_info | to_entries | sort_by(.key | tonumber)[]
+    | .key as $port | .value as $cmd
+    | ($cmd | opt("logpath")) as $log
+    | ($cmd | opt("replSet")) as $set
+    | (if ($cmd | test("mongos\"? --logpath ")) then "mongos"
+       elif ($cmd | test(" --configsvr( |$)")) then "config server"
+       elif ($log | test("/arb/mongod\\.log$")) then "arbiter"
+       elif $set == "" then "single"
+       elif ($cmd | test(" --shardsvr( |$)")) then "shard member"
+       else "replset member" end) as $kind
+    | [$kind, $port, (($by[$port].pid // "-") | tostring), ($by[$port].status // "unknown"), $log, $set]
+    | @tsv' "$file"
 }
 
 # The processes and log paths mlaunch 1.7.2 creates for the topology
@@ -190,10 +221,9 @@ pb::_processes_from_list_json() {
 pb::_planned_processes() {
   local dir="$1" port=$PB_PORT i s name
   pb::_planned_set() {
-    local set="$1" base="$2"
+    local set="$1" base="$2" kind="$3"
     for ((i = 0; i < PB_NODES; i++)); do
-      printf '%s\t%d\t-\tplanned\t%s/rs%d/mongod.log\t%s\n' "$([[ $i == 0 ]] && printf primary || printf secondary)" \
-        $((port++)) "$base" $((i + 1)) "$set"
+      printf '%s\t%d\t-\tplanned\t%s/rs%d/mongod.log\t%s\n' "$kind" $((port++)) "$base" $((i + 1)) "$set"
     done
     if ((PB_ARBITER)); then
       printf 'arbiter\t%d\t-\tplanned\t%s/arb/mongod.log\t%s\n' $((port++)) "$base" "$set"
@@ -201,7 +231,7 @@ pb::_planned_processes() {
   }
   case "$PB_TOPOLOGY" in
     single) printf 'single\t%d\t-\tplanned\t%s/mongod.log\t\n' "$port" "$dir" ;;
-    replset) pb::_planned_set "" "${dir}/${PB_REPLSET_NAME}" ;;
+    replset) pb::_planned_set "$PB_REPLSET_NAME" "${dir}/${PB_REPLSET_NAME}" "replset member" ;;
     sharded)
       for ((s = 0; s < PB_MONGOS; s++)); do
         if ((PB_MONGOS > 1)); then name="${dir}/mongos/mongos_$((port)).log"; else name="${dir}/mongos.log"; fi
@@ -209,10 +239,10 @@ pb::_planned_processes() {
       done
       for ((s = 1; s <= PB_SHARDS; s++)); do
         name=$(printf 'shard%02d' "$s")
-        pb::_planned_set "$name" "${dir}/${name}"
+        pb::_planned_set "$name" "${dir}/${name}" "shard member"
       done
       for ((i = 0; i < PB_CONFIG_SERVERS; i++)); do
-        printf 'config server\t%d\t-\tplanned\t%s/configRepl/rs%d/mongod.log\t\n' $((port++)) "$dir" $((i + 1))
+        printf 'config server\t%d\t-\tplanned\t%s/configRepl/rs%d/mongod.log\tconfigRepl\n' $((port++)) "$dir" $((i + 1))
       done
       ;;
   esac
@@ -225,10 +255,11 @@ pb::node_pid() {
 pb::node_log() {
   pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $5}'
 }
-# pb::node_logs [ROLE]: log paths of every process (or those whose role is ROLE:
-# single, primary, secondary, arbiter, mongod, config server, mongos).
+# pb::node_logs [KIND]: log paths of every process, or of those of one kind
+# (single, replset member, shard member, arbiter, config server, mongos).
+# The primary's log: pb::primary_port, then pb::node_log.
 pb::node_logs() {
-  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v r="${1:-}" 'r == "" || $1 == r {print $5}'
+  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v k="${1:-}" 'k == "" || $1 == k {print $5}'
 }
 
 # pb::cpu_seconds PID: user+system CPU seconds a process has used so far
@@ -249,17 +280,25 @@ pb::node_uri() {
   printf 'mongodb://localhost:%d/?directConnection=true' "$1"
 }
 
-# pb::set_parameter_all NAME VALUE [ROLE...]: setParameter on every process of
-# the cluster (or those of the given roles: primary, secondary, single, mongos,
-# "config server"), each restored at cleanup. Arbiters are skipped.
+# pb::set_parameter_all NAME VALUE [KIND...]: setParameter on every process
+# of the cluster (or those of the given kinds: single, "replset member",
+# "shard member", "config server", mongos), each restored before the cluster
+# stops. Arbiters are skipped.
 pb::set_parameter_all() {
-  local name="$1" value="$2" role port rest
+  local name="$1" value="$2" kind port rest
   shift 2
-  while IFS=$'\t' read -r role port rest; do
-    [[ "$role" != arbiter ]] || continue
-    if (($#)) && [[ " $* " != *" ${role} "* ]]; then continue; fi
+  while IFS=$'\t' read -r kind port rest; do
+    [[ "$kind" != arbiter ]] || continue
+    if (($#)) && ! pb::_one_of "$kind" "$@"; then continue; fi
     pb::set_parameter "$name" "$value" "$(pb::node_uri "$port")"
   done < <(pb::cluster_processes "$PB_CLUSTER_DIR")
+}
+
+pb::_one_of() {
+  local want="$1" x
+  shift
+  for x in "$@"; do [[ "$x" == "$want" ]] && return 0; done
+  return 1
 }
 
 # pb::mlaunch SUBCOMMAND [ARG...]: mlaunch start/stop/restart/kill/list on the
@@ -298,18 +337,30 @@ pb::launch() {
   pb::info "connection: ${PB_CONN_URI}"
 }
 
-# True when PID is a mongod/mongos started with DIR in its command line.
-pb::_pid_in_dir() {
-  local pid="$1" dir="$2" args
-  args=$(ps -o args= -p "$pid" 2>/dev/null) || return 1
-  [[ "$args" == *mongo[ds]* && "$args" == *"$dir"* ]]
+# pb::dir_pids DIR: pids of the mongod/mongos processes whose command line
+# names a path inside DIR (--dbpath, --logpath), one per line.
+pb::dir_pids() {
+  local dir="${1%/}" pid args
+  while read -r pid args; do
+    [[ "$pid" != "$$" && "$args" == *mongo[ds]* ]] || continue
+    [[ "$args" == *"--dbpath ${dir}/"* || "$args" == *"--logpath ${dir}/"* ]] || continue
+    printf '%s\n' "$pid"
+  done < <(ps -A -o pid= -o args= 2>/dev/null)
 }
 
-# pb::cluster_teardown DIR: stops the cluster in DIR (SIGTERM through mlaunch,
-# then SIGKILL for what is left after 60 s, or at once when PB_FORCE=1) and
-# deletes DIR if this run created it. With --keep it only says where it runs.
+# True when PID is a mongod/mongos started with DIR in its command line.
+pb::_pid_in_dir() {
+  pb::dir_pids "$2" | grep -qx "$1"
+}
+
+# pb::cluster_teardown DIR: stops the cluster in DIR and deletes DIR if this
+# run created it and no process of it is left. Stops with SIGTERM through
+# `mlaunch stop` (for the pids `mlaunch list` names; when it cannot list them,
+# `mlaunch stop` alone), then SIGTERM to every process whose command line
+# names DIR, SIGKILL for what is left after 60 s (at once when PB_FORCE=1).
+# With --keep it only says where the cluster runs.
 pb::cluster_teardown() {
-  local dir="$1" pids=() pid role port status rest waited=0 foreign=0
+  local dir="$1" pids=() pid kind port status rest foreign=0 listed=1 left
   if ((PB_KEEP)) && [[ "$dir" == "$PB_CLUSTER_DIR" ]]; then
     pb::info "--keep: the cluster keeps running (${PB_CONN_URI}); stop it with: mlaunch stop --dir ${dir}"
     return 0
@@ -320,32 +371,55 @@ pb::cluster_teardown() {
     return 0
   fi
   if [[ -f "${dir}/.mlaunch_startup" ]]; then
-    while IFS=$'\t' read -r role port pid status rest; do
-      [[ "$status" == running && "$pid" =~ ^[0-9]+$ ]] || continue
-      if pb::_pid_in_dir "$pid" "$dir"; then
-        pids+=("$pid")
-      else
-        foreign=1
-        pb::warn "port ${port} (${role}) is served by pid ${pid}, which this run did not start: leaving it alone"
-      fi
-    done < <(pb::cluster_processes "$dir" || true)
-  fi
-  if ((${#pids[@]})); then
-    if ((PB_FORCE || foreign)); then
-      pb::run --quiet kill -KILL "${pids[@]}" || true
+    local list
+    list=$(pb::tempfile processes)
+    if pb::cluster_processes "$dir" >"$list" 2>/dev/null; then
+      while IFS=$'\t' read -r kind port pid status rest; do
+        [[ "$status" == running && "$pid" =~ ^[0-9]+$ ]] || continue
+        if pb::_pid_in_dir "$pid" "$dir"; then
+          pids+=("$pid")
+        else
+          foreign=1
+          pb::warn "port ${port} (${kind}) is served by pid ${pid}, which this run did not start: leaving it alone"
+        fi
+      done <"$list"
     else
+      listed=0
+      pb::warn "cannot list the processes of ${dir}: stopping it with mlaunch stop, then by command line"
+    fi
+    rm -f "$list"
+    if ((PB_FORCE || foreign)) && ((${#pids[@]})); then
+      pb::run --quiet kill -KILL "${pids[@]}" || true
+    elif ((${#pids[@]} || !listed)); then
       pb::run --progress "stopping the cluster" mlaunch stop --dir "$dir" || true
     fi
-    for pid in "${pids[@]}"; do
-      while kill -0 "$pid" 2>/dev/null && ((waited < 120 && !PB_FORCE)); do
-        sleep 0.5
-        waited=$((waited + 1))
-      done
-      if kill -0 "$pid" 2>/dev/null; then
-        pb::warn "pid ${pid} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing it"
-        kill -KILL "$pid" 2>/dev/null || true
-      fi
-    done
+  fi
+  # Whatever mlaunch did not stop (or could not name): by command line.
+  pb::_stop_dir_processes "$dir"
+  mapfile -t left < <(pb::dir_pids "$dir")
+  if ((${#left[@]})); then
+    pb::warn "not deleting ${dir}: pid(s) ${left[*]} still run from it"
+    return 1
   fi
   pb::release_dir "$dir"
+}
+
+# SIGTERM to the processes that run from DIR, SIGKILL after 60 s (or at once
+# with PB_FORCE=1).
+pb::_stop_dir_processes() {
+  local dir="$1" pids=() waited=0
+  mapfile -t pids < <(pb::dir_pids "$dir")
+  ((${#pids[@]})) || return 0
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  while ((waited < 120 && !PB_FORCE)); do
+    mapfile -t pids < <(pb::dir_pids "$dir")
+    ((${#pids[@]})) || return 0
+    sleep 0.5
+    waited=$((waited + 1))
+  done
+  mapfile -t pids < <(pb::dir_pids "$dir")
+  ((${#pids[@]})) || return 0
+  pb::warn "pid(s) ${pids[*]} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing them"
+  kill -KILL "${pids[@]}" 2>/dev/null || true
+  sleep 0.2
 }

@@ -101,3 +101,39 @@ pb::_register_knob_restores() {
   done < <(jq -r 'select(.type == "knob") | [.target, .name, (.old | tojson)] | @tsv' "$PB_RECORDS" | tail -n "+$((PB_KNOBS_SEEN + 1))")
   PB_KNOBS_SEEN=$(jq -r 'select(.type == "knob") | .name' "$PB_RECORDS" | wc -l | tr -d ' ')
 }
+
+# pb::hello VAR [URI]: the hello answer (isMaster where hello is missing,
+# lib/js/hello.js) of URI (default: the connection target), as one line of
+# relaxed EJSON, into VAR.
+pb::hello() {
+  local var="$1" uri="${2:-${PB_CONN_URI:-}}" js
+  js="load($(jq -nc --arg f "${PB_LIB}/js/hello.js" '$f')); "
+  js+='print(EJSON.stringify(dbaLabHello(db), {relaxed: true}))'
+  pb::mongosh_eval "$var" --uri "$uri" --read-only "$js"
+}
+
+# pb::primary_port VAR SET: the port of the member of replica set SET
+# (PB_REPLSET_NAME, a shard name or configRepl) that says it is primary
+# (hello, asked of each member directly), waiting up to 60 s for an
+# election. In --dry-run: the first member of the planned layout.
+pb::primary_port() {
+  local _pp_var="$1" set="$2" ports js _pp_out=''
+  ports=$(pb::cluster_processes "$PB_CLUSTER_DIR" |
+    awk -F'\t' -v s="$set" '$6 == s && ($1 == "replset member" || $1 == "shard member" || $1 == "config server") {print $2}' | paste -sd, -)
+  [[ -n "$ports" ]] || pb::die "pb::primary_port: no member of replica set '${set}' in ${PB_CLUSTER_DIR}"
+  js="load($(jq -nc --arg f "${PB_LIB}/js/hello.js" '$f')); "
+  js+="const ports = [${ports}], until = Date.now() + 60000; let found = null; "
+  js+='while (found === null && Date.now() < until) { '
+  js+='for (const p of ports) { try { '
+  # shellcheck disable=SC2016 # a JS template literal
+  js+='const m = new Mongo(`mongodb://localhost:${p}/?directConnection=true&serverSelectionTimeoutMS=2000`); '
+  js+='const h = dbaLabHello(m.getDB("admin")); m.close(); '
+  js+='if (h.isWritablePrimary) { found = p; break; } } catch (e) { /* not up yet */ } } '
+  js+='if (found === null) sleep(500); } '
+  js+='print(found === null ? "none" : found)'
+  pb::capture --read-only --dry-value "${ports%%,*}" _pp_out mongosh --nodb --quiet --norc --eval "$js" || return 1
+  _pp_out=$(tail -n 1 <<<"$_pp_out")
+  if ((PB_DRY_RUN)); then _pp_out=${ports%%,*}; fi
+  [[ "$_pp_out" =~ ^[0-9]+$ ]] || pb::die "replica set ${set}: no member said it is primary within 60 s"
+  printf -v "$_pp_var" '%s' "$_pp_out"
+}

@@ -197,9 +197,6 @@ pb::_check_common_options() {
   for v in "${PB_VERSIONS[@]}"; do
     [[ "$v" =~ ^[0-9]+\.[0-9]+(\.[0-9]+)?$ ]] || pb::usage_error "--mongodb-version expects X.Y or X.Y.Z (such as 7.0 or 7.0.12), got '${v}'"
   done
-  if [[ "$PB_DIR" =~ [[:space:]] ]]; then
-    pb::usage_error "--dir must not contain white space (mlaunch reads log paths up to the first space)"
-  fi
 }
 
 # Fills PB_SCALE from the chosen scale's row.

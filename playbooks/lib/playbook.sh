@@ -234,6 +234,9 @@ pb::_run_version() {
   pb::_call_stage stage_analyze
   # Clusters of earlier versions go before the next one takes the ports.
   if [[ "$PB_TOPOLOGY" != uri && "$PB_TOPOLOGY" != none ]] && ((i < ${#PB_RESOLVED[@]} - 1)); then
+    # What was registered after the launch (knob restores) needs this
+    # cluster: it runs now, before the cluster stops, not at exit.
+    pb::_run_cleanups "$PB_CLUSTER_CLEANUP_ID"
     pb::info "stopping the ${PB_VERSION} cluster before the next version"
     PB_CLEANUP_DONE[PB_CLUSTER_CLEANUP_ID]=1
     PB_KEEP=0 pb::cluster_teardown "$PB_CLUSTER_DIR"

@@ -252,7 +252,8 @@ pb::_check_dirs() {
 # --uri: reachable, its version and kind, and whether dbalab_<playbook> exists.
 pb::_check_uri() {
   local js info
-  js='const h = db.adminCommand({hello: 1}), b = db.adminCommand({buildInfo: 1}); '
+  js="load($(jq -nc --arg f "${PB_LIB}/js/hello.js" '$f')); "
+  js+='const h = dbaLabHello(db), b = db.adminCommand({buildInfo: 1}); '
   js+='const n = db.adminCommand({listDatabases: 1, nameOnly: true, filter: {name: DB_NAME}}).databases.length; '
   js+='const o = n ? db.getSiblingDB(DB_NAME).getCollection("_dbalab_owner").findOne({_id: "owner"}) : null; '
   js+='print(JSON.stringify({version: b.version, ferretdb: b.ferretdbVersion || null, setName: h.setName || null, msg: h.msg || null, exists: n > 0, owner: o}))'

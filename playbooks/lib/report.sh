@@ -231,7 +231,8 @@ pb::_tool_version() {
 pb::_ask_tool_version() {
   case "$1" in
     mongosh|m) "$1" --version 2>/dev/null | head -n 1 ;;
-    mlaunch) mlaunch --version 2>&1 | awk 'NR == 1 {print $3}' ;;
+    # mlaunch first prints "Detected mongod version: X" when a mongod is on PATH.
+    mlaunch) mlaunch --version 2>&1 | awk '$1 == "mtools" && $2 == "version" {print $3; exit}' ;;
     jq) jq --version 2>/dev/null ;;
     mongodump|mongorestore|mongoexport) "$1" --version 2>/dev/null | awk 'NR == 1 {print $NF}' ;;
     node) node --version 2>/dev/null | sed 's/^v//' ;;

@@ -168,3 +168,32 @@ wait_demo() {
   run jq -r .status "${REPORT}/results.json"
   assert_output failed
 }
+
+# shellcheck disable=SC2034 # the PB_* globals are read by the framework
+@test "multi-version: a version's knob restores run before its cluster stops, not after" {
+  load_framework
+  PB_RESOLVED=(6.0.20 7.0.12)
+  PB_BINPATHS=(/b6 /b7)
+  PB_TOPOLOGY=replset
+  PB_FD=1
+  local order="${BATS_TEST_TMPDIR}/order"
+  # The cluster's teardown and a knob restore, registered as pb::launch and
+  # pb::mongosh_stage register them.
+  pb::launch() {
+    PB_CLUSTER_DIR="/labs/$1"
+    pb::on_exit "stop the $1 cluster" pb::cluster_teardown "$PB_CLUSTER_DIR"
+    PB_CLUSTER_CLEANUP_ID=$PB_LAST_CLEANUP_ID
+  }
+  stage_run() { pb::on_exit "restore a knob on ${PB_VERSION}" record "restore ${PB_VERSION}"; }
+  pb::cluster_teardown() { record "teardown $1"; }
+  record() { printf '%s\n' "$*" >>"$order"; }
+  pb::_run_version 0 >/dev/null
+  run cat "$order"
+  assert_success
+  assert_output "$(printf 'restore 6.0.20\nteardown /labs/6.0.20')"
+  # Done once: the exit cleanup does not run them again.
+  run pb::_run_cleanups
+  assert_success
+  run cat "$order"
+  assert_output "$(printf 'restore 6.0.20\nteardown /labs/6.0.20')"
+}

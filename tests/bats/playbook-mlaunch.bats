@@ -1,12 +1,9 @@
 #!/usr/bin/env bats
-# mlaunch wrapper (playbooks/lib/mlaunch.sh): reading `mlaunch list --json
-# --startup`, the planned layout, ports, and data-directory ownership.
-# The list documents below are written from mtools 1.7.2 mlaunch.py list()
-# (.tools/venv/lib/python3.11/site-packages/mtools/mlaunch/mlaunch.py, lines
-# 1011-1144): mongos first, None, config servers, None, then per shard its
-# name, its members indented by four spaces, None; "startup command" is the
-# running process's command line joined by spaces, or the stored one (with
-# quotes) when the process is down.
+# mlaunch wrapper (playbooks/lib/mlaunch.sh): reading mlaunch's answers, the
+# planned layout, ports, data-directory ownership and teardown. The mlaunch
+# output is recorded from the real mlaunch 1.7.2 run against the stand-in
+# servers of the mlaunch lane (tests/fixtures/mlaunch-lane/recorded/README.md);
+# tests/bats/mlaunch-lane.bats runs the same against live stand-ins.
 
 # shellcheck disable=SC2034 # the PB_* globals set in the tests are read by the framework
 bats_require_minimum_version 1.5.0
@@ -15,34 +12,53 @@ setup() {
   load test_helper
   load playbook_helper
   load_framework
+  REC="${DBA_LAB_ROOT}/tests/fixtures/mlaunch-lane/recorded"
 }
 
-@test "a sharded list: roles trimmed, shard names kept, log paths from the command lines" {
-  local d=/tmp/lab/7.0.12
-  run pb::_processes_from_list_json <<EOF
-[{"process": "mongos", "port": 27100, "status": "running", "pid": 4101, "startup command": "/b/mongos --logpath ${d}/mongos.log --port 27100 --configdb configRepl/localhost:27104 --fork"},
- null,
- {"process": "config server", "port": 27104, "status": "running", "pid": 4100, "startup command": "/b/mongod --replSet configRepl --dbpath ${d}/configRepl/rs1/db --logpath ${d}/configRepl/rs1/mongod.log --port 27104 --fork --configsvr"},
- null,
- "shard01",
- {"process": "    primary", "port": 27101, "status": "running", "pid": 4098, "startup command": "/b/mongod --replSet shard01 --dbpath ${d}/shard01/rs1/db --logpath ${d}/shard01/rs1/mongod.log --port 27101 --fork --shardsvr"},
- null,
- "shard02",
- {"process": "    mongod", "port": 27102, "status": "down", "pid": "-", "startup command": "\"/b/mongod\" --replSet shard02 --dbpath \"${d}/shard02/rs1/db\" --logpath \"${d}/shard02/rs1/mongod.log\" --port 27102 --fork --shardsvr"},
- null]
-EOF
+@test "an mlaunch answer that starts with 'Detected mongod version' still parses (a mongod on PATH)" {
+  run pb::_mlaunch_json <"${REC}/replset-list.txt"
+  assert_success
+  assert_output "$(tail -n 1 "${REC}/replset-list.txt")"
+}
+
+@test "an mlaunch answer without a JSON document is a failure, not an empty list" {
+  run pb::_mlaunch_json <"${REC}/replset-stop.txt"
+  assert_failure
+}
+
+@test "a replica set: kinds from the stored command lines, not mlaunch's racy tags; log paths with a space whole" {
+  local list d='/home/me/My Labs/7.0.12/rs'
+  list=$(pb::_mlaunch_json <"${REC}/replset-list.txt")
+  run pb::_processes_from_startup "${REC}/replset-mlaunch_startup.json" "$list"
   assert_success
   assert_output "$(printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
-    mongos 27100 4101 running "${d}/mongos.log" '' \
-    'config server' 27104 4100 running "${d}/configRepl/rs1/mongod.log" '' \
-    primary 27101 4098 running "${d}/shard01/rs1/mongod.log" shard01 \
-    mongod 27102 - down "${d}/shard02/rs1/mongod.log" shard02)"
+    'replset member' 31100 22453 running "${d}/rs1/mongod.log" rs \
+    'replset member' 31101 22501 running "${d}/rs2/mongod.log" rs \
+    arbiter 31102 22568 running "${d}/arb/mongod.log" rs)"
 }
 
-@test "a single node list without --startup still gives role, port, pid" {
-  run pb::_processes_from_list_json <<<'[{"process": "single", "port": 27100, "status": "running", "pid": 77}]'
+@test "a stopped replica set: every process down, pid '-'" {
+  local list
+  list=$(pb::_mlaunch_json <"${REC}/replset-list-stopped.txt")
+  run pb::_processes_from_startup "${REC}/replset-mlaunch_startup.json" "$list"
   assert_success
-  assert_output "$(printf 'single\t27100\t77\trunning\t\t')"
+  assert_output "$(printf '%s\t%s\t-\tdown\t%s\trs\n' \
+    'replset member' 31100 '/home/me/My Labs/7.0.12/rs/rs1/mongod.log' \
+    'replset member' 31101 '/home/me/My Labs/7.0.12/rs/rs2/mongod.log' \
+    arbiter 31102 '/home/me/My Labs/7.0.12/rs/arb/mongod.log')"
+}
+
+@test "a sharded cluster: mongos, shard members with their shard, the config server" {
+  local list d='/home/me/My Labs/sharded'
+  list=$(pb::_mlaunch_json <"${REC}/sharded-list.txt")
+  run pb::_processes_from_startup "${REC}/sharded-mlaunch_startup.json" "$list"
+  assert_success
+  assert_output "$(printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
+    mongos 31200 25621 running "${d}/mongos/mongos_31200.log" '' \
+    mongos 31201 25651 running "${d}/mongos/mongos_31201.log" '' \
+    'shard member' 31202 25555 running "${d}/shard01/rs1/mongod.log" shard01 \
+    'shard member' 31203 25570 running "${d}/shard02/rs1/mongod.log" shard02 \
+    'config server' 31204 25582 running "${d}/configRepl/rs1/mongod.log" configRepl)"
 }
 
 @test "before launch the planned layout names every process and log path mlaunch will create" {
@@ -52,13 +68,13 @@ EOF
   assert_output "$(printf '%s\t%s\t-\tplanned\t%s\t%s\n' \
     mongos 30000 /tmp/lab/mongos/mongos_30000.log '' \
     mongos 30001 /tmp/lab/mongos/mongos_30001.log '' \
-    primary 30002 /tmp/lab/shard01/rs1/mongod.log shard01 \
-    secondary 30003 /tmp/lab/shard01/rs2/mongod.log shard01 \
+    'shard member' 30002 /tmp/lab/shard01/rs1/mongod.log shard01 \
+    'shard member' 30003 /tmp/lab/shard01/rs2/mongod.log shard01 \
     arbiter 30004 /tmp/lab/shard01/arb/mongod.log shard01 \
-    primary 30005 /tmp/lab/shard02/rs1/mongod.log shard02 \
-    secondary 30006 /tmp/lab/shard02/rs2/mongod.log shard02 \
+    'shard member' 30005 /tmp/lab/shard02/rs1/mongod.log shard02 \
+    'shard member' 30006 /tmp/lab/shard02/rs2/mongod.log shard02 \
     arbiter 30007 /tmp/lab/shard02/arb/mongod.log shard02 \
-    'config server' 30008 /tmp/lab/configRepl/rs1/mongod.log '')"
+    'config server' 30008 /tmp/lab/configRepl/rs1/mongod.log configRepl)"
   # The same ports pb::cluster_ports checks in preflight.
   run pb::cluster_ports
   assert_output "$(seq 30000 30008)"
@@ -67,9 +83,11 @@ EOF
 @test "planned layouts of a single node and of a replica set" {
   PB_TOPOLOGY=single PB_PORT=30100
   run pb::cluster_processes /tmp/lab
+  assert_success
   assert_output "$(printf 'single\t30100\t-\tplanned\t/tmp/lab/mongod.log\t')"
   PB_TOPOLOGY=replset PB_NODES=1 PB_ARBITER=0 PB_REPLSET_NAME=rs PB_CLUSTER_DIR=/tmp/lab
-  run pb::node_logs primary
+  run pb::node_logs 'replset member'
+  assert_success
   assert_output /tmp/lab/rs/rs1/mongod.log
 }
 
@@ -97,6 +115,55 @@ EOF
   run pb::_pid_in_dir "$pid" /tmp/lab/7.0.12
   kill "$pid"
   assert_failure
+}
+
+# A process that names DIR in --dbpath like a mongod, and is not one.
+start_named_process() {
+  python3 -c 'import time; time.sleep(300)' mongod --dbpath "$1/rs1/db" &
+  NAMED_PID=$!
+}
+
+@test "processes of a folder are found by the command line, with a space in the path" {
+  local dir="${BATS_TEST_TMPDIR}/My Labs/7.0.12"
+  start_named_process "$dir"
+  run pb::dir_pids "$dir"
+  kill "$NAMED_PID"
+  assert_success
+  assert_output "$NAMED_PID"
+}
+
+@test "teardown when mlaunch cannot list: mlaunch stop, then the folder's processes, then the folder goes" {
+  local dir="${BATS_TEST_TMPDIR}/My Labs/7.0.12"
+  pb::claim_dir "$dir"
+  printf '{}\n' >"${dir}/.mlaunch_startup"
+  start_named_process "$dir"
+  # An mlaunch that fails to list (as a JSON parse failure did) and stops nothing.
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  # shellcheck disable=SC2016 # the fake's own "$*" and "$1"
+  printf '#!/usr/bin/env bash\nprintf "%%s\\n" "$*" >>"%s/mlaunch.calls"\n[[ "$1" != list ]]\n' "$BATS_TEST_TMPDIR" >"${BATS_TEST_TMPDIR}/bin/mlaunch"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/mlaunch"
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::cluster_teardown "$dir"
+  assert_success
+  assert_output --partial "cannot list the processes of ${dir}: stopping it with mlaunch stop, then by command line"
+  run cat "${BATS_TEST_TMPDIR}/mlaunch.calls"
+  assert_line "list --json --dir ${dir}"
+  assert_line "stop --dir ${dir}"
+  run kill -0 "$NAMED_PID"
+  assert_failure
+  [[ ! -e "$dir" ]]
+}
+
+@test "teardown never deletes a folder a process still runs from" {
+  local dir="${BATS_TEST_TMPDIR}/lab"
+  pb::claim_dir "$dir"
+  start_named_process "$dir"
+  # A process that outlives SIGTERM and SIGKILL (as one in uninterruptible sleep does).
+  pb::_stop_dir_processes() { :; }
+  run pb::cluster_teardown "$dir"
+  kill "$NAMED_PID"
+  assert_failure
+  assert_output --partial "not deleting ${dir}: pid(s) ${NAMED_PID} still run from it"
+  [[ -f "${dir}/.dba-lab-run" ]]
 }
 
 @test "the port check sees a listening socket" {

@@ -113,11 +113,11 @@ setup() {
   assert_equal "$stderr" "demo-lab: --binarypath and --mongodb-version exclude each other: the binaries in the folder decide the version (see --help)"
 }
 
-@test "--dir with white space is refused before anything runs" {
-  run --separate-stderr "$DEMO" --dir "${BATS_TEST_TMPDIR}/a b"
-  assert_failure 2
-  assert_equal "$stderr" "demo-lab: --dir must not contain white space (mlaunch reads log paths up to the first space) (see --help)"
-  [[ ! -e "${BATS_TEST_TMPDIR}/a b" ]]
+@test "--dir with white space is planned quoted (mlaunch quotes --dbpath and --logpath)" {
+  run "$DEMO" --dry-run --binarypath "$FAKE_BIN" --dir "${BATS_TEST_TMPDIR}/My Labs"
+  assert_success
+  assert_line --partial "--dir '${BATS_TEST_TMPDIR}/My Labs/7.0.12'"
+  [[ ! -e "${BATS_TEST_TMPDIR}/My Labs" ]]
 }
 
 @test "a playbook's own validation is a usage error too" {

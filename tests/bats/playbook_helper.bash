@@ -60,3 +60,32 @@ fake_m_installed() {
     ln -s "$FAKE_MONGOD" "${M_PREFIX}/m/versions/${v}/bin/mongod"
   done
 }
+
+# start_with_sigint OUT COMMAND [ARG...]: COMMAND in the background, output to
+# OUT, with SIGINT at its default disposition (a background job of a
+# non-interactive shell inherits SIGINT ignored, and bash cannot trap a signal
+# ignored on entry); BG_PID is its pid.
+start_with_sigint() {
+  local out="$1"
+  shift
+  python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@" >"$out" 2>&1 &
+  BG_PID=$!
+}
+
+# wait_background SECONDS: BG_STATUS = the exit status of BG_PID; fails when
+# it still runs after SECONDS.
+wait_background() {
+  local limit=$(($1 * 10)) _
+  BG_STATUS=0
+  for _ in $(seq "$limit"); do
+    kill -0 "$BG_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$BG_PID" 2>/dev/null; then
+    printf 'still running %d s after the signal\n' "$1" >&2
+    return 1
+  fi
+  wait "$BG_PID" || BG_STATUS=$?
+}

@@ -13,6 +13,7 @@
 //   stage.note(markdown)          stage.log(message)   stage.progress(label, done, total)
 //   stage.setParameter(name, value)   returns the old value; restored at cleanup
 //   stage.now()                   milliseconds (fractional, monotonic)
+//   stage.hello([db])             hello, or isMaster where hello is missing (lib/js/hello.js)
 (() => {
   const cfg = globalThis.dbaLabStage;
   if (!cfg || typeof cfg !== 'object') {
@@ -20,6 +21,7 @@
   }
   const fs = require('fs');
   load(`${cfg.root}/snippets/index.js`);
+  load(`${cfg.root}/playbooks/lib/js/hello.js`);
 
   // Report values as plain JSON: BSON numbers become numbers while exact,
   // longer integers (cursor ids) strings, dates ISO strings.
@@ -122,6 +124,10 @@
       write({ type: 'verdict', claim, expected: String(expected), observed: String(observed), verdict, reason, version: cfg.version, test: '' });
       print(`  ${verdict}: ${claim} (expected ${expected}, observed ${observed}${reason ? `; ${reason}` : ''})`);
       return verdict;
+    },
+    hello(target) {
+      if (target === undefined && typeof db === 'undefined') fail('hello', 'no connection');
+      return globalThis.dbaLabHello(target || db);
     },
     setParameter(name, value) {
       if (typeof db === 'undefined') fail('setParameter', 'no connection');

@@ -3,14 +3,7 @@
 // sensor-hourly document (seed 001's hourly array of 3600 readings of ~100
 // bytes), the source of every reading the run writes.
 (() => {
-  const admin = stage.db.getSiblingDB('admin');
-  let hello;
-  try {
-    hello = admin.runCommand({ hello: 1 });
-  } catch (err) {
-    // hello arrived in 4.4.2 (4.2.10); older servers answer isMaster.
-    hello = admin.runCommand({ isMaster: 1 });
-  }
+  const hello = stage.hello();
   if (!hello.setName) {
     throw new Error('array-push-oplog: the target is not a replica set member (hello has no setName): ' +
       'the lab counts bytes in the oplog and reads secondary lag; launch a replica set or give --uri of one');

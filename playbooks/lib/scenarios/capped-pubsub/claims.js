@@ -40,7 +40,7 @@
     }
     stage.note(`Resizing a capped collection with \`collMod: {cappedSize}\` (6.0+, SERVER-1864): ${resize}.`);
   } else if (claim === 'shard') {
-    const hello = admin.runCommand({ hello: 1 });
+    const hello = stage.hello();
     if (hello.msg !== 'isdbgrid') {
       report(pubsub.shardClaim({ sharded: false }));
       return;
@@ -55,7 +55,7 @@
     }
     report(pubsub.shardClaim(outcome));
   } else if (claim === 'replicate') {
-    const hello = admin.runCommand({ hello: 1 });
+    const hello = stage.hello();
     const n = hello.setName
       ? db.getSiblingDB('local').getCollection('oplog.rs').countDocuments({ ns: `${stage.dbName}.ticker`, op: 'i' })
       : 0;
