@@ -108,3 +108,27 @@ go_offline() {
   assert_success
   assert_output "undefined"
 }
+
+@test "the index carries an error matcher naming every public function" {
+  node "${DBA_LAB_ROOT}/setup/snippet-index.js" build --out "${BATS_TEST_TMPDIR}/i.br"
+  run node "${DBA_LAB_ROOT}/setup/snippet-index.js" decode "${BATS_TEST_TMPDIR}/i.br"
+  assert_success
+  local index="$output" name
+  for name in $(jq -r '[.[]] | flatten | .[]' "${DBA_LAB_ROOT}/snippets/lib/concerns.json"); do
+    run node -e 'const [source, name] = process.argv.slice(1);
+      process.exit(new RegExp(source).test(`ReferenceError: ${name} is not defined`) ? 0 : 1)' \
+      "$(jq -r '.index[0].errorMatchers[0].matches[0]' <<<"$index")" "$name"
+    assert_success
+  done
+  [[ "$(jq -r '.index[0].errorMatchers[0].message' <<<"$index")" == *"snippet install dba-lab"* ]]
+}
+
+# An interactive shell reads the index in the background as it starts; a piped
+# one reads it at its first snippet command (here `snippet info`).
+@test "a shell that has read the index but lacks the package suggests snippet install dba-lab" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  go_offline
+  run mongosh --nodb --quiet --norc <<<$'snippet(\'info\')\ndecodeResumeToken(\'82\')'
+  assert_success
+  assert_output --partial "decodeResumeToken is not defined (it is a dba-lab helper: run \`snippet install dba-lab\`)"
+}
