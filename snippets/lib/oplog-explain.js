@@ -34,18 +34,7 @@ function makeExplain(shell) {
     return Object.prototype.toString.call(x) === '[object RegExp]';
   }
 
-  function isDocument(x) {
-    return x !== null && typeof x === 'object' && !Array.isArray(x) && !x._bsontype && !isDate(x) && !isRegExp(x);
-  }
-
-  function describe(x) {
-    if (x === null) return 'null';
-    if (Array.isArray(x)) return 'an array';
-    if (x && x._bsontype) return `a ${x._bsontype}`;
-    if (isDate(x)) return 'a Date';
-    if (isRegExp(x)) return 'a RegExp';
-    return `a ${typeof x}`;
-  }
+  const { isDocument, describe } = shell;
 
   function toNumber(x) {
     if (typeof x === 'number') return x;

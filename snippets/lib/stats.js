@@ -46,23 +46,18 @@ module.exports = function stats(shell) {
   function fail(msg) { return shell.error(FN, msg); }
 
   function parseOptions(options) {
-    if (options === undefined || options === null) options = {};
-    if (typeof options !== 'object' || Array.isArray(options)) throw fail('options must be an object, e.g. {sort: \'size\', limit: 10}');
-    const unknown = Object.keys(options).filter((k) => !OPTION_KEYS.includes(k));
-    if (unknown.length) throw fail(`unknown option ${unknown.join(', ')}; accepted: ${OPTION_KEYS.join(', ')}`);
+    options = shell.options(FN, options, OPTION_KEYS, "{sort: 'size', limit: 10}");
     const scale = shape.parseScale(options.scale);
-    if (scale === null) throw fail(`scale must be a number >= 1 or one of KB, MB, GB, TB; got ${JSON.stringify(options.scale)}`);
+    if (scale === null) throw fail(`scale must be a number >= 1 or one of KB, MB, GB, TB; got ${shell.describe(options.scale)}`);
     const sort = shape.parseSort(options.sort);
-    if (sort === null) throw fail(`sort must be one of ${shape.SORTABLE.join(', ')} or {field: 1 | -1}; got ${JSON.stringify(options.sort)}`);
+    if (sort === null) throw fail(`sort must be one of ${shape.SORTABLE.join(', ')} or {field: 1 | -1}; got ${shell.describe(options.sort)}`);
     const limit = options.limit === undefined ? undefined : shape.num(options.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw fail(`limit must be a whole number > 0; got ${JSON.stringify(options.limit)}`);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw fail(`limit must be a whole number > 0; got ${shell.describe(options.limit)}`);
     if (options.system !== undefined && typeof options.system !== 'boolean') throw fail('system must be true or false');
     return { scale, sort, limit, system: options.system === true };
   }
 
-  const isCollection = (t) => t && typeof t === 'object' && typeof t.getDB === 'function' && typeof t.getFullName === 'function';
-  const isDatabase = (t) => t && typeof t === 'object' && !isCollection(t)
-    && typeof t.getSiblingDB === 'function' && typeof t.getCollectionInfos === 'function';
+  const { isCollection, isDatabase } = shell;
 
   async function collStats(database, name, meta) {
     try {
@@ -121,14 +116,13 @@ module.exports = function stats(shell) {
   const summaryAsync = shell.async(FN, summary);
 
   function collStatsSummary(target, options) {
-    const o = parseOptions(options);
     if (typeof target === 'string') {
-      if (target === '' || /[$\0]/.test(target)) throw fail(`invalid collection name ${JSON.stringify(target)}`);
-      target = shell.db(FN).getCollection(target);
+      if (target === '' || /[$\0]/.test(target)) throw fail(`invalid collection name ${shell.preview(target)}`);
+    } else if (target !== undefined && target !== null && !isCollection(target) && !isDatabase(target)) {
+      throw fail(`target must be a collection (db.foo), a collection name ('foo'), a database (db), or nothing for every database; got ${shell.describe(target)}`);
     }
-    if (target !== undefined && target !== null && !isCollection(target) && !isDatabase(target)) {
-      throw fail('target must be a collection (db.foo), a collection name (\'foo\'), a database (db), or nothing for every database');
-    }
+    const o = parseOptions(options);
+    if (typeof target === 'string') target = shell.db(FN).getCollection(target);
     if (target === undefined || target === null) shell.db(FN);
     return summaryAsync(target, o);
   }

@@ -114,12 +114,12 @@ test('a failed $collStats is a row with its error, shown in the table', () => {
 
 test('bad options and targets: an Error starting "collStatsSummary:"', () => {
   const cases = [
-    [() => collStatsSummary(undefined, { scale: 'XB' }), /scale must be a number >= 1 or one of KB, MB, GB, TB; got "XB"/],
+    [() => collStatsSummary(undefined, { scale: 'XB' }), /scale must be a number >= 1 or one of KB, MB, GB, TB; got the string "XB"/],
     [() => collStatsSummary(undefined, { sort: 'bigness' }), /sort must be one of ns, count, size/],
     [() => collStatsSummary(undefined, { sort: { size: 2 } }), /sort must be one of/],
     [() => collStatsSummary(undefined, { limit: 0 }), /limit must be a whole number > 0/],
-    [() => collStatsSummary(undefined, { sortBy: 'size' }), /unknown option sortBy; accepted: scale, sort, limit, system/],
-    [() => collStatsSummary(undefined, 'size'), /options must be an object/],
+    [() => collStatsSummary(undefined, { sortBy: 'size' }), /unknown option 'sortBy'; accepted: scale, sort, limit, system/],
+    [() => collStatsSummary(undefined, 'size'), /options must be a document, e.g. .*; got the string "size"$/],
     [() => collStatsSummary(42), /target must be a collection/],
     [() => collStatsSummary(''), /invalid collection name ""/],
     [() => collStatsSummary('foo'), /needs a connected shell/],
