@@ -218,7 +218,7 @@ test('bad options: an Error starting "seedCollection:" that says what is accepte
     [() => seedCollection(42, { recipe: 'ticker', dryRun: true }), /target must be a collection/],
     [() => seedCollection('a$b', { recipe: 'ticker', dryRun: true }), /invalid collection name/],
     [() => seedCollection('c', { recipe: 'ticker', scale: 'huge', dryRun: true }), /unknown scale "huge"; accepted: small, medium, full/],
-    [() => seedCollection('c', { recipe: 'ticker', sizee: 1, dryRun: true }), /unknown option sizee; accepted: recipe, scale, docs/],
+    [() => seedCollection('c', { recipe: 'ticker', sizee: 1, dryRun: true }), /unknown option 'sizee'; accepted: recipe, scale, docs/],
     [() => seedCollection('c', { dryRun: true }), /recipe padded needs docs/],
     [() => seedCollection('c', { recipe: 'tiny-docs', size: '1KB', dryRun: true }), /fixed document shape; size is accepted by: change-stream-resume, sharded-ids, padded/],
     [() => seedCollection('c', { recipe: 'ticker', collections: 2, dryRun: true }), /collections is only for recipe tiny-docs/],
