@@ -68,7 +68,7 @@ module.exports = function stats(shell) {
       // listCollections' options are the fallback.
       for (const r of rows) {
         if (r.capped && r.maxSize === undefined && meta.maxSize !== undefined) r.maxSize = meta.maxSize;
-        if (r.capped && r.max === undefined && meta.max) r.max = meta.max;
+        if (r.capped && r.max === undefined && meta.max !== undefined) r.max = meta.max;
       }
       return rows;
     } catch (err) {
@@ -106,11 +106,13 @@ module.exports = function stats(shell) {
       rows = await forDatabase(target);
     }
     const arranged = shape.arrange(rows, o);
-    Object.defineProperty(arranged, shell.inspect, {
+    // The shell's Long constructor is a checking wrapper; its class carries fromBigInt.
+    const result = shape.toLongs(arranged, new shell.bson.Long(0).constructor);
+    Object.defineProperty(result, shell.inspect, {
       value: () => shape.renderTable(arranged, { scale: o.scale, formatBytes: shell.formatBytes }),
       enumerable: false,
     });
-    return arranged;
+    return result;
   }
 
   const summaryAsync = shell.async(FN, summary);
