@@ -12,6 +12,7 @@
 // - replacement update: o is the whole new document.
 // - applyOps (transactions, batched writes): {applyOps: [inner ops], partialTxn?, prepare?}.
 
+const bsonSize = require('./bson-size.js');
 const KNOWN_OPS = {
   i: 'insert', u: 'update', d: 'delete', c: 'command', n: 'noop',
   // Container writes, seen only on the server's development branch
@@ -47,7 +48,13 @@ function makeExplain(shell) {
   // Size of one BSON element (type byte, name, NUL, value): what a field costs
   // inside its parent document.
   function elementBytes(name, value) {
-    return shell.bsonsize({ [name]: value }) - 5;
+    const n = bsonSize.elementBytes(name, value);
+    return n === null ? shell.bsonsize({ [name]: value }) - 5 : n;
+  }
+
+  function entryBytes(entry) {
+    const n = bsonSize.documentBytes(entry);
+    return n === null ? shell.bsonsize(entry) : n;
   }
 
   // Every array held whole inside a written value: a value written into the
@@ -55,6 +62,7 @@ function makeExplain(shell) {
   // `bytes`: the element's size when the caller has it already (sizing is the
   // costly part on multi-megabyte entries).
   function wholeArrays(path, name, value, out, bytes) {
+    if (value === null || typeof value !== 'object') return;
     if (Array.isArray(value)) {
       out.push({ path, action: 'replace', elements: value.length, length: value.length,
         bytes: bytes === undefined ? elementBytes(name, value) : bytes });
@@ -110,8 +118,11 @@ function makeExplain(shell) {
 
   function walkArrayDiff(fnName, ctx, path, key, diff) {
     if (diff.a !== true) throw diffError(fnName, path, `an array diff starts with a: true, got a: ${String(diff.a)}`);
-    const entry = { path, action: 'elements', elements: 0, bytes: elementBytes(key, diff) };
+    const entry = { path, action: 'elements', elements: 0, bytes: 0 };
     ctx.arrays.push(entry);
+    // The diff's own size is summed from its elements' sizes, which the walk
+    // needs anyway: sizing the whole diff first would read every element twice.
+    let bytes = 1 + bsonSize.cstringBytes(key) + 5 + elementBytes('a', diff.a);
     for (const k of Object.keys(diff)) {
       if (k === 'a') continue;
       const value = diff[k];
@@ -122,7 +133,9 @@ function makeExplain(shell) {
         }
         entry.action = 'resize';
         entry.length = length;
-        ctx.paths.push({ path, change: 'resize', bytes: elementBytes(k, value) });
+        const lBytes = elementBytes(k, value);
+        bytes += lBytes;
+        ctx.paths.push({ path, change: 'resize', bytes: lBytes });
         continue;
       }
       const m = /^([us])(\d+)$/.exec(k);
@@ -130,13 +143,16 @@ function makeExplain(shell) {
       const elementPath = `${path}.${m[2]}`;
       entry.elements++;
       if (m[1] === 'u') {
-        const bytes = elementBytes(k, value);
-        ctx.paths.push({ path: elementPath, change: 'update', bytes });
-        wholeArrays(elementPath, k, value, ctx.arrays, bytes);
+        const uBytes = elementBytes(k, value);
+        bytes += uBytes;
+        ctx.paths.push({ path: elementPath, change: 'update', bytes: uBytes });
+        wholeArrays(elementPath, k, value, ctx.arrays, uBytes);
       } else {
         walkSubDiff(fnName, ctx, elementPath, k, value);
+        bytes += elementBytes(k, value);
       }
     }
+    entry.bytes = bytes;
   }
 
   // ---- $v:1 ($set / $unset) ------------------------------------------------
@@ -223,7 +239,7 @@ function makeExplain(shell) {
   function explainOne(fnName, entry, depth) {
     checkEntry(fnName, entry);
     const ctx = { paths: [], arrays: [] };
-    const out = { op: KNOWN_OPS[entry.op], ns: entry.ns, format: null, bytes: shell.bsonsize(entry), paths: ctx.paths, arrays: ctx.arrays };
+    const out = { op: KNOWN_OPS[entry.op], ns: entry.ns, format: null, bytes: entryBytes(entry), paths: ctx.paths, arrays: ctx.arrays };
     const key = documentKey(entry);
     if (key !== undefined) out.documentKey = key;
     if (entry.ts !== undefined) out.ts = entry.ts;
