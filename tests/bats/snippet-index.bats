@@ -132,3 +132,19 @@ go_offline() {
   assert_success
   assert_output --partial "decodeResumeToken is not defined (it is a dba-lab helper: run \`snippet install dba-lab\`)"
 }
+
+@test "README's one-liner: --eval scripts and files see the helpers after snippet('load-all')" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  go_offline
+  shell "snippet('install', 'dba-lab')" >/dev/null
+  run mongosh --nodb --quiet --norc --eval "print(typeof decodeResumeToken)"
+  assert_success
+  assert_output "undefined"
+  run mongosh --nodb --quiet --norc --eval "snippet('load-all'); print(decodeResumeToken('82612F653E000000022B0229296E04').timestamp.t)"
+  assert_success
+  assert_output "1630496062"
+  printf '%s\n' "print(compareResumeTokens('82612F653E000000022B0229296E04', '82612F653E000000032B0229296E04'))" >"${BATS_TEST_TMPDIR}/script.js"
+  run mongosh --nodb --quiet --norc --eval "void snippet('load-all')" "${BATS_TEST_TMPDIR}/script.js"
+  assert_success
+  assert_output "-1"
+}
