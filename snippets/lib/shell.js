@@ -7,6 +7,8 @@
 // print), so index.js, which mongosh does load() in the shell context, hands them
 // over here.
 
+const fs = require('fs');
+const path = require('path');
 const util = require('util');
 const args = require('./args.js');
 
@@ -27,6 +29,35 @@ const CODES = {
   BAD_DATA: 'DBALAB_BAD_DATA',
   FAILED: 'DBALAB_FAILED',
 };
+
+// The package README's table of functions: name -> one-line purpose. Read at
+// help time, so the README stays the one place the purposes are written.
+function purposes() {
+  const out = {};
+  let readme = '';
+  try {
+    readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+  } catch {
+    return out;
+  }
+  for (const line of readme.split('\n')) {
+    const m = /^\| `(\w+)\(.*?\)` \| (.+?) \|$/.exec(line);
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+// '\n  name(args):\n\n  purpose\n\n  usage...\n\n  For more information on usage: ...'
+function helpText(name, text) {
+  const lines = text.replace(/^\n+/, '').replace(/\s+$/, '').split('\n');
+  const signature = lines.shift();
+  while (lines.length && lines[0].trim() === '') lines.shift();
+  const purpose = purposes()[name];
+  const body = lines.map((l) => (l ? `  ${l}` : ''));
+  const sentence = purpose && `${purpose[0].toUpperCase()}${purpose.slice(1)}`;
+  return ['', `  ${signature}:`, '', ...(sentence ? [`  ${sentence}`, ''] : []), ...body, '',
+    '  For more information on usage: snippet help dba-lab'].join('\n');
+}
 
 function makeShell(ctx) {
   // The shell's own constructors: this module's Object, Array, Error and Date
@@ -139,10 +170,12 @@ function makeShell(ctx) {
       return wrapper;
     },
 
-    // Attach `fn.help()`: prints the usage text and returns nothing, as the
-    // shell's own `.help()` methods do.
+    // Attach `fn.help()`: prints, in the layout of mongosh's own method help
+    // (`sh.status.help()`), the signature, the one-line purpose the package's
+    // README lists (what `snippet help dba-lab` shows), then the usage text;
+    // returns nothing, as the shell's `.help()` methods do.
     withHelp(fn, text) {
-      const help = () => { ctx.print(text.replace(/^\n/, '').replace(/\s+$/, '')); };
+      const help = () => { ctx.print(helpText(fn.name, text)); };
       Object.defineProperty(fn, 'help', { value: help, enumerable: false });
       Object.defineProperty(fn, util.inspect.custom, {
         value: () => `[Function ${fn.name}] (run ${fn.name}.help() for usage)`,
@@ -177,3 +210,4 @@ function makeShell(ctx) {
 }
 
 module.exports = makeShell;
+module.exports.helpText = helpText;

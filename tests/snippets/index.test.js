@@ -127,3 +127,23 @@ test('a type error is not placed at a byte', () => {
   assert.doesNotMatch(test.thrown(() => decodeResumeToken({ _data: 'aa', _typeBits: 5 })).message, /at byte/);
   assert.doesNotMatch(test.thrown(() => decodeResumeToken(true)).message, /at byte/);
 });
+
+test('each help() prints as mongosh\'s own method help, with the purpose the README lists', () => {
+  const path = require('path');
+  const concerns = require(path.join(test.root, 'snippets', 'lib', 'concerns.json'));
+  const readme = require('fs').readFileSync(path.join(test.root, 'snippets', 'README.md'), 'utf8');
+  const realPrint = globalThis.print;
+  for (const name of Object.values(concerns).flat()) {
+    const row = readme.split('\n').find((l) => l.startsWith(`| \`${name}(`));
+    assert.ok(row, `snippets/README.md (what snippet help dba-lab prints) lists no ${name}`);
+    const purpose = row.split(' | ')[1].replace(/ \|$/, '');
+    const printed = [];
+    globalThis.print = (...a) => printed.push(a.join(' '));
+    try { globalThis[name].help(); } finally { globalThis.print = realPrint; }
+    const lines = printed.join('\n').split('\n');
+    assert.strictEqual(lines[0], '');
+    assert.match(lines[1], new RegExp(`^  ${name}\\(.*\\):$`));
+    assert.strictEqual(lines[3].toLowerCase(), `  ${purpose}`.toLowerCase());
+    assert.strictEqual(lines[lines.length - 1], '  For more information on usage: snippet help dba-lab');
+  }
+});

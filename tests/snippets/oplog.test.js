@@ -868,7 +868,7 @@ test('every oplog function has help with its usage and an example', () => {
   for (const name of Object.keys(api)) {
     printed.length = 0;
     api[name].help();
-    assert.match(printed.join('\n'), new RegExp(`^${name}\\(`), name);
+    assert.match(printed.join('\n'), new RegExp(`^\\n  ${name}\\(.*\\):\\n`), name);
     assert.match(printed.join('\n'), /Example/, name);
   }
 });

@@ -250,8 +250,8 @@ test('help() prints usage with examples for both functions', () => {
   api.decodeResumeToken.help();
   api.compareResumeTokens.help();
   const text = printed.join('\n');
-  assert.match(text, /^decodeResumeToken\(token\)/);
-  assert.match(text, /Examples:\n {2}decodeResumeToken\('82620B98E5/);
+  assert.match(text, /^\n {2}decodeResumeToken\(token\):\n/);
+  assert.match(text, /Examples:\n {4}decodeResumeToken\('82620B98E5/);
   assert.match(text, /compareResumeTokens\(a, b\)/);
   assert.match(text, /tokens\.sort\(compareResumeTokens\)/);
 });
