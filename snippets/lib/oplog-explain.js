@@ -69,7 +69,13 @@ function makeExplain(shell) {
       return;
     }
     if (isDocument(value)) {
-      for (const key of Object.keys(value)) wholeArrays(`${path}.${key}`, key, value[key], out);
+      // Paths are built only for values that may hold an array: most fields
+      // of a written element are scalars, and on a million elements the
+      // strings would cost more than the walk.
+      for (const key of Object.keys(value)) {
+        const v = value[key];
+        if (v !== null && typeof v === 'object') wholeArrays(`${path}.${key}`, key, v, out);
+      }
     }
   }
 
