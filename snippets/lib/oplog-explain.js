@@ -111,7 +111,7 @@ function makeExplain(shell) {
         for (const field of Object.keys(value)) {
           const path = join(prefix, field);
           const bytes = elementBytes(field, value[field]);
-          ctx.paths.push({ path, change: sections[key], bytes });
+          ctx.paths.push(shell.pathRecord(path, sections[key], bytes));
           if (key === 'u' || key === 'i') wholeArrays(path, field, value[field], ctx.arrays, bytes);
         }
       } else if (key.length > 1 && key[0] === 's') {
@@ -141,7 +141,7 @@ function makeExplain(shell) {
         entry.length = length;
         const lBytes = elementBytes(k, value);
         bytes += lBytes;
-        ctx.paths.push({ path, change: 'resize', bytes: lBytes });
+        ctx.paths.push(shell.pathRecord(path, 'resize', lBytes));
         continue;
       }
       const m = /^([us])(\d+)$/.exec(k);
@@ -151,7 +151,7 @@ function makeExplain(shell) {
       if (m[1] === 'u') {
         const uBytes = elementBytes(k, value);
         bytes += uBytes;
-        ctx.paths.push({ path: elementPath, change: 'update', bytes: uBytes });
+        ctx.paths.push(shell.pathRecord(elementPath, 'update', uBytes));
         wholeArrays(elementPath, k, value, ctx.arrays, uBytes);
       } else {
         walkSubDiff(fnName, ctx, elementPath, k, value);
@@ -185,7 +185,7 @@ function makeExplain(shell) {
       const change = op === '$set' ? 'set' : 'unset';
       for (const path of Object.keys(fields)) {
         const bytes = elementBytes(path, fields[path]);
-        ctx.paths.push({ path, change, bytes });
+        ctx.paths.push(shell.pathRecord(path, change, bytes));
         const array = arrayOfPath(path);
         if (array !== null) {
           let entry = ctx.arrays.find((a) => a.path === array && a.action === 'elements');
@@ -255,7 +255,7 @@ function makeExplain(shell) {
         out.format = 'document';
         for (const f of Object.keys(entry.o)) {
           const bytes = elementBytes(f, entry.o[f]);
-          ctx.paths.push({ path: f, change: 'insert', bytes });
+          ctx.paths.push(shell.pathRecord(f, 'insert', bytes));
           wholeArrays(f, f, entry.o[f], ctx.arrays, bytes);
         }
         break;
@@ -268,7 +268,7 @@ function makeExplain(shell) {
         } else {
           for (const f of Object.keys(entry.o)) {
             const bytes = elementBytes(f, entry.o[f]);
-            ctx.paths.push({ path: f, change: 'replace', bytes });
+            ctx.paths.push(shell.pathRecord(f, 'replace', bytes));
             wholeArrays(f, f, entry.o[f], ctx.arrays, bytes);
           }
         }

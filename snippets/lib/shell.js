@@ -122,6 +122,9 @@ function makeShell(ctx) {
     },
 
     codes: CODES,
+    // {path, change, bytes} made in the shell's realm (explainOplogEntry's
+    // per-path records, a million on large entries).
+    pathRecord: realm.pathRecord || ((path, change, bytes) => ({ path, change, bytes })),
     describe: args.describe,
     preview: args.preview,
     quote: args.quote,
