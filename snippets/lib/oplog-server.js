@@ -178,6 +178,8 @@ function makeServer(shell, ex) {
     ];
   }
 
+  // Oplog counts and byte totals as numbers: exact, because an oplog is at
+  // most 1 PB (replSetResizeOplog's limit, 2^50 bytes), below 2^53.
   function num(x) {
     const n = ex.toNumber(x);
     return Number.isNaN(n) ? 0 : n;
