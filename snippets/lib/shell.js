@@ -62,7 +62,10 @@ function helpText(name, text) {
 function makeShell(ctx) {
   // The shell's own constructors: this module's Object, Array, Error and Date
   // are another realm's, so `x instanceof Error` would be false at the prompt.
-  const realm = ctx.realm;
+  // ctx.realm: {Object, Array, Error, Date, pathRecord} of the shell (the
+  // loader's); a caller outside a shell (a bench, a unit test of one module)
+  // may leave it out and gets this realm's.
+  const realm = ctx.realm || { Object, Array, Error, Date };
   const ownObjectProto = Object.prototype;
   const ownArrayProto = Array.prototype;
 
