@@ -6,10 +6,12 @@
 //   node setup/snippet-index.js build [--install-spec SPEC] [--out FILE]
 //   node setup/snippet-index.js register      (what ./setup/install.sh --snippet-index runs)
 //   node setup/snippet-index.js unregister
-//   node setup/snippet-index.js decode FILE   (prints an index file as JSON)
+//   node setup/snippet-index.js decode FILE   (prints an index file as JSON; regular
+//                                             expressions as their source text)
 //
 // An index is brotli-compressed BSON {indexFileVersion: 1, metadata: {homepage},
-// index: [{name, snippetName, version, description, license, readme, installSpec}]}
+// index: [{name, snippetName, version, description, license, readme, installSpec,
+// errorMatchers: [{matches: [RegExp], message}]}]}
 // (the schema in @mongosh/snippet-manager). mongosh cannot read file:// index URLs
 // but reads data: URLs, so the registered index travels inside its URL.
 
@@ -50,6 +52,15 @@ function buildIndex(installSpec) {
     readme: fs.readFileSync(path.join(ROOT, 'snippets', 'README.md'), 'utf8'),
   };
   if (installSpec) entry.installSpec = installSpec;
+  // mongosh appends a matcher's message to any error whose message one of its
+  // regular expressions matches (snippet-manager's transformError), so a
+  // shell without the package says how to get a name it does not know.
+  if (pkg.errorMatchers) {
+    entry.errorMatchers = pkg.errorMatchers.map(({ matches, message }) => ({
+      matches: matches.map((source) => new RegExp(source)),
+      message,
+    }));
+  }
   return { indexFileVersion: 1, metadata: { homepage: HOMEPAGE }, index: [entry] };
 }
 
@@ -193,7 +204,8 @@ function main(args) {
     case 'unregister': unregister(); break;
     case 'decode': {
       if (!args[1]) fail('decode needs a file');
-      process.stdout.write(`${JSON.stringify(unpack(fs.readFileSync(args[1])), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(unpack(fs.readFileSync(args[1])),
+        (_key, value) => (value instanceof RegExp ? value.source : value), 2)}\n`);
       break;
     }
     default:

@@ -44,21 +44,18 @@ module.exports = function chunks(shell) {
   function fail(msg) { return shell.error(FN, msg); }
 
   function parseNs(ns) {
-    if (ns && typeof ns === 'object' && typeof ns.getFullName === 'function' && typeof ns.getDB === 'function') return ns.getFullName();
+    if (shell.isCollection(ns)) return ns.getFullName();
     if (typeof ns !== 'string' || !/^[^.$\0/\\ "]+\.[^$\0]+$/.test(ns)) {
-      throw fail(`ns must be 'db.collection' or a collection (db.foo); got ${ns === undefined ? 'nothing' : JSON.stringify(ns)}`);
+      throw fail(`ns must be 'db.collection' or a collection (db.foo); got ${shell.describe(ns)}`);
     }
     return ns;
   }
 
   function parseOptions(options) {
-    if (options === undefined || options === null) options = {};
-    if (typeof options !== 'object' || Array.isArray(options)) throw fail('options must be an object, e.g. {log: false}');
-    const unknown = Object.keys(options).filter((k) => !OPTION_KEYS.includes(k));
-    if (unknown.length) throw fail(`unknown option ${unknown.join(', ')}; accepted: ${OPTION_KEYS.join(', ')}`);
-    if (options.log !== undefined && typeof options.log !== 'boolean') throw fail('log must be true or false');
+    options = shell.options(FN, options, OPTION_KEYS, '{log: false}');
+    if (options.log !== undefined && typeof options.log !== 'boolean') throw fail(`log must be true or false; got ${shell.describe(options.log)}`);
     const jumboList = options.jumboList === undefined ? 10 : Number(options.jumboList);
-    if (!Number.isInteger(jumboList) || jumboList < 0) throw fail('jumboList must be a whole number >= 0');
+    if (!Number.isInteger(jumboList) || jumboList < 0) throw fail(`jumboList must be a whole number >= 0; got ${shell.describe(options.jumboList)}`);
     return { log: options.log !== false, jumboList };
   }
 

@@ -14,7 +14,7 @@ const BSON_TYPES = [
 // A stand-in for a public function whose module is required on first use
 // (a call, .help(), printing it): startup pays for none of the modules, some
 // of which build tables or pools when they load.
-function lazy(name, real) {
+function lazy(name, real, shell) {
   const target = function () {};
   Object.defineProperty(target, 'name', { value: name });
   // util.inspect looks at a proxy's target, not through its traps.
@@ -25,7 +25,7 @@ function lazy(name, real) {
     },
   });
   return new Proxy(target, {
-    apply: (_t, thisArg, args) => Reflect.apply(real(), thisArg, args),
+    apply: (_t, thisArg, args) => shell.call(name, real(), thisArg, args),
     get: (_t, prop) => Reflect.get(real(), prop),
     has: (_t, prop) => Reflect.has(real(), prop),
     ownKeys: () => Reflect.ownKeys(real()),
@@ -49,6 +49,13 @@ module.exports = function loadSnippets(shellGlobal) {
   for (const name of BSON_TYPES) bson[name] = shellGlobal[name];
   const shell = require('./shell.js')({
     bson,
+    realm: {
+      Object: shellGlobal.Object, Array: shellGlobal.Array, Error: shellGlobal.Error, Date: shellGlobal.Date,
+      // An object literal takes the Object.prototype of the realm of the code
+      // that evaluates it: records made by this function are the shell's
+      // from birth, which spares a million-path result a second pass.
+      pathRecord: new shellGlobal.Function('path', 'change', 'bytes', 'return { path, change, bytes };'),
+    },
     print: (...args) => shellGlobal.print(...args),
     bsonsize: (doc) => shellGlobal.bsonsize(doc),
     // `use other` replaces the shell's db: look it up at each call. Under
@@ -70,6 +77,6 @@ module.exports = function loadSnippets(shellGlobal) {
       if (!api) api = require(`./${concern}.js`)(shell);
       return api[name];
     };
-    for (const name of concerns[concern]) shellGlobal[name] = lazy(name, () => real(name));
+    for (const name of concerns[concern]) shellGlobal[name] = lazy(name, () => real(name), shell);
   }
 };

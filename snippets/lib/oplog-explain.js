@@ -12,6 +12,7 @@
 // - replacement update: o is the whole new document.
 // - applyOps (transactions, batched writes): {applyOps: [inner ops], partialTxn?, prepare?}.
 
+const bsonSize = require('./bson-size.js');
 const KNOWN_OPS = {
   i: 'insert', u: 'update', d: 'delete', c: 'command', n: 'noop',
   // Container writes, seen only on the server's development branch
@@ -34,18 +35,7 @@ function makeExplain(shell) {
     return Object.prototype.toString.call(x) === '[object RegExp]';
   }
 
-  function isDocument(x) {
-    return x !== null && typeof x === 'object' && !Array.isArray(x) && !x._bsontype && !isDate(x) && !isRegExp(x);
-  }
-
-  function describe(x) {
-    if (x === null) return 'null';
-    if (Array.isArray(x)) return 'an array';
-    if (x && x._bsontype) return `a ${x._bsontype}`;
-    if (isDate(x)) return 'a Date';
-    if (isRegExp(x)) return 'a RegExp';
-    return `a ${typeof x}`;
-  }
+  const { isDocument, describe } = shell;
 
   function toNumber(x) {
     if (typeof x === 'number') return x;
@@ -58,7 +48,13 @@ function makeExplain(shell) {
   // Size of one BSON element (type byte, name, NUL, value): what a field costs
   // inside its parent document.
   function elementBytes(name, value) {
-    return shell.bsonsize({ [name]: value }) - 5;
+    const n = bsonSize.elementBytes(name, value);
+    return n === null ? shell.bsonsize({ [name]: value }) - 5 : n;
+  }
+
+  function entryBytes(entry) {
+    const n = bsonSize.documentBytes(entry);
+    return n === null ? shell.bsonsize(entry) : n;
   }
 
   // Every array held whole inside a written value: a value written into the
@@ -66,13 +62,20 @@ function makeExplain(shell) {
   // `bytes`: the element's size when the caller has it already (sizing is the
   // costly part on multi-megabyte entries).
   function wholeArrays(path, name, value, out, bytes) {
+    if (value === null || typeof value !== 'object') return;
     if (Array.isArray(value)) {
       out.push({ path, action: 'replace', elements: value.length, length: value.length,
         bytes: bytes === undefined ? elementBytes(name, value) : bytes });
       return;
     }
     if (isDocument(value)) {
-      for (const key of Object.keys(value)) wholeArrays(`${path}.${key}`, key, value[key], out);
+      // Paths are built only for values that may hold an array: most fields
+      // of a written element are scalars, and on a million elements the
+      // strings would cost more than the walk.
+      for (const key of Object.keys(value)) {
+        const v = value[key];
+        if (v !== null && typeof v === 'object') wholeArrays(`${path}.${key}`, key, v, out);
+      }
     }
   }
 
@@ -108,7 +111,7 @@ function makeExplain(shell) {
         for (const field of Object.keys(value)) {
           const path = join(prefix, field);
           const bytes = elementBytes(field, value[field]);
-          ctx.paths.push({ path, change: sections[key], bytes });
+          ctx.paths.push(shell.pathRecord(path, sections[key], bytes));
           if (key === 'u' || key === 'i') wholeArrays(path, field, value[field], ctx.arrays, bytes);
         }
       } else if (key.length > 1 && key[0] === 's') {
@@ -121,8 +124,11 @@ function makeExplain(shell) {
 
   function walkArrayDiff(fnName, ctx, path, key, diff) {
     if (diff.a !== true) throw diffError(fnName, path, `an array diff starts with a: true, got a: ${String(diff.a)}`);
-    const entry = { path, action: 'elements', elements: 0, bytes: elementBytes(key, diff) };
+    const entry = { path, action: 'elements', elements: 0, bytes: 0 };
     ctx.arrays.push(entry);
+    // The diff's own size is summed from its elements' sizes, which the walk
+    // needs anyway: sizing the whole diff first would read every element twice.
+    let bytes = 1 + bsonSize.cstringBytes(key) + 5 + elementBytes('a', diff.a);
     for (const k of Object.keys(diff)) {
       if (k === 'a') continue;
       const value = diff[k];
@@ -133,7 +139,9 @@ function makeExplain(shell) {
         }
         entry.action = 'resize';
         entry.length = length;
-        ctx.paths.push({ path, change: 'resize', bytes: elementBytes(k, value) });
+        const lBytes = elementBytes(k, value);
+        bytes += lBytes;
+        ctx.paths.push(shell.pathRecord(path, 'resize', lBytes));
         continue;
       }
       const m = /^([us])(\d+)$/.exec(k);
@@ -141,13 +149,16 @@ function makeExplain(shell) {
       const elementPath = `${path}.${m[2]}`;
       entry.elements++;
       if (m[1] === 'u') {
-        const bytes = elementBytes(k, value);
-        ctx.paths.push({ path: elementPath, change: 'update', bytes });
-        wholeArrays(elementPath, k, value, ctx.arrays, bytes);
+        const uBytes = elementBytes(k, value);
+        bytes += uBytes;
+        ctx.paths.push(shell.pathRecord(elementPath, 'update', uBytes));
+        wholeArrays(elementPath, k, value, ctx.arrays, uBytes);
       } else {
         walkSubDiff(fnName, ctx, elementPath, k, value);
+        bytes += elementBytes(k, value);
       }
     }
+    entry.bytes = bytes;
   }
 
   // ---- $v:1 ($set / $unset) ------------------------------------------------
@@ -174,7 +185,7 @@ function makeExplain(shell) {
       const change = op === '$set' ? 'set' : 'unset';
       for (const path of Object.keys(fields)) {
         const bytes = elementBytes(path, fields[path]);
-        ctx.paths.push({ path, change, bytes });
+        ctx.paths.push(shell.pathRecord(path, change, bytes));
         const array = arrayOfPath(path);
         if (array !== null) {
           let entry = ctx.arrays.find((a) => a.path === array && a.action === 'elements');
@@ -234,7 +245,7 @@ function makeExplain(shell) {
   function explainOne(fnName, entry, depth) {
     checkEntry(fnName, entry);
     const ctx = { paths: [], arrays: [] };
-    const out = { op: KNOWN_OPS[entry.op], ns: entry.ns, format: null, bytes: shell.bsonsize(entry), paths: ctx.paths, arrays: ctx.arrays };
+    const out = { op: KNOWN_OPS[entry.op], ns: entry.ns, format: null, bytes: entryBytes(entry), paths: ctx.paths, arrays: ctx.arrays };
     const key = documentKey(entry);
     if (key !== undefined) out.documentKey = key;
     if (entry.ts !== undefined) out.ts = entry.ts;
@@ -244,7 +255,7 @@ function makeExplain(shell) {
         out.format = 'document';
         for (const f of Object.keys(entry.o)) {
           const bytes = elementBytes(f, entry.o[f]);
-          ctx.paths.push({ path: f, change: 'insert', bytes });
+          ctx.paths.push(shell.pathRecord(f, 'insert', bytes));
           wholeArrays(f, f, entry.o[f], ctx.arrays, bytes);
         }
         break;
@@ -257,7 +268,7 @@ function makeExplain(shell) {
         } else {
           for (const f of Object.keys(entry.o)) {
             const bytes = elementBytes(f, entry.o[f]);
-            ctx.paths.push({ path: f, change: 'replace', bytes });
+            ctx.paths.push(shell.pathRecord(f, 'replace', bytes));
             wholeArrays(f, f, entry.o[f], ctx.arrays, bytes);
           }
         }

@@ -92,7 +92,7 @@ function makeServer(shell, ex) {
       seconds = Date.parse(x) / 1000;
     } else {
       throw shell.error(fnName, `'${name}' must be a Timestamp, a Date, an ISO date string or a duration ` +
-        `before the newest entry such as '30m', '2h', '1d'; got ${ex.describe(x)}${typeof x === 'string' ? ` '${x}'` : ''}`);
+        `before the newest entry such as '30m', '2h', '1d'; got ${ex.describe(x)}`);
     }
     if (!Number.isFinite(seconds) || seconds < 0) throw shell.error(fnName, `'${name}' is out of range`);
     return end ? makeTs(Math.floor(seconds), MAX_TS_INCREMENT) : makeTs(Math.floor(seconds), 0);
@@ -125,7 +125,7 @@ function makeServer(shell, ex) {
       out.ops = list.map((o) => {
         if (OP_NAMES[o]) return o;
         if (OP_CODES[o]) return OP_CODES[o];
-        throw shell.error(fnName, `unknown op ${JSON.stringify(o)} (accepted: i, u, d, c, n or insert, update, delete, command, noop)`);
+        throw shell.error(fnName, `unknown op ${shell.quote(o)} (accepted: i, u, d, c, n or insert, update, delete, command, noop)`);
       });
       if (!out.ops.length) throw shell.error(fnName, "'op' is an empty list");
     }
@@ -178,6 +178,8 @@ function makeServer(shell, ex) {
     ];
   }
 
+  // Oplog counts and byte totals as numbers: exact, because an oplog is at
+  // most 1 PB (replSetResizeOplog's limit, 2^50 bytes), below 2^53.
   function num(x) {
     const n = ex.toNumber(x);
     return Number.isNaN(n) ? 0 : n;

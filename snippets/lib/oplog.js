@@ -272,13 +272,9 @@ oplogWindow()
   }
 
   const changeStreamResumeCheck = shell.withHelp(shell.async(RESUME, async (token, options) => {
-    const opts = options === undefined ? {} : options;
-    if (!ex.isDocument(opts)) throw shell.error(RESUME, `options must be a document {maxTimeMS}, got ${ex.describe(opts)}`);
-    for (const k of Object.keys(opts)) {
-      if (k !== 'maxTimeMS') throw shell.error(RESUME, `unknown option '${k}' (accepted: maxTimeMS)`);
-    }
-    const budget = sv.checkMaxTime(RESUME, opts.maxTimeMS, 30000);
     const decoded = decode(token);
+    const opts = shell.options(RESUME, options, ['maxTimeMS'], '{maxTimeMS: 5000}');
+    const budget = sv.checkMaxTime(RESUME, opts.maxTimeMS, 30000);
     const { oplog } = await oplogMember(RESUME);
     const window = await oplogEdges(RESUME, oplog);
     let scanned;

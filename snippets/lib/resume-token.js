@@ -61,16 +61,6 @@ Examples:
   tokens.sort(compareResumeTokens)
 `;
 
-function describe(x) {
-  if (x === null) return 'null';
-  if (Array.isArray(x)) return 'an array';
-  if (x && typeof x === 'object') {
-    if (typeof x._bsontype === 'string') return `a ${x._bsontype}`;
-    const keys = Object.keys(x).slice(0, 4);
-    return keys.length ? `an object with fields ${keys.join(', ')}` : 'an empty object';
-  }
-  return `a ${typeof x}`;
-}
 
 // BinData in any form a user may hold: bson Binary, Buffer/Uint8Array, or
 // extended JSON ({$binary: {base64, subType}} or legacy {$binary, $type}).
@@ -88,6 +78,7 @@ function binaryBytes(x) {
 }
 
 module.exports = function resumeToken(shell) {
+  const { describe } = shell;
   let decoder = null;
 
   // The shell's BSON constructors are wrappers with argument checks; the
@@ -131,7 +122,7 @@ module.exports = function resumeToken(shell) {
       if (t._typeBits !== undefined && t._typeBits !== null) {
         typeBits = binaryBytes(t._typeBits);
         if (!typeBits) {
-          throw shell.error(fn, `${label}_typeBits must be BinData, got ${describe(t._typeBits)} (at byte 0)`);
+          throw shell.error(fn, `${label}_typeBits must be BinData; got ${describe(t._typeBits)}`);
         }
       }
     }
@@ -149,7 +140,7 @@ module.exports = function resumeToken(shell) {
     }
     throw shell.error(fn,
       `${label}wrong argument type: expected a hex string, {_data: <hex>, _typeBits?}, a change ` +
-      `event, or a 3.6 token {_data: BinData}; got ${holder ? `_data as ${describe(data)}` : describe(token)} (at byte 0)`);
+      `event, or a 3.6 token {_data: BinData}; got ${holder ? `_data as ${describe(data)}` : describe(token)}`);
   }
 
   function isInt32(v) {

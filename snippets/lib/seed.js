@@ -77,24 +77,24 @@ module.exports = function seed(shell) {
   function count(name, x) {
     if (x === undefined) return undefined;
     const n = typeof x === 'number' ? x : (x && typeof x.toNumber === 'function' ? x.toNumber() : Number(x && x.valueOf()));
-    if (!Number.isInteger(n) || n < 0) throw fail(`${name} must be a whole number >= 0, got ${typeof x === 'string' ? JSON.stringify(x) : String(x)}`);
+    if (!Number.isInteger(n) || n < 0) throw fail(`${name} must be a whole number >= 0; got ${shell.describe(x)}`);
     return n;
   }
 
   function bytes(name, x) {
     if (x === undefined) return undefined;
     const n = shell.parseBytes(x);
-    if (n === null) throw fail(`${name}: cannot read ${JSON.stringify(x)} as a size; use a number of bytes or units like '1KB', '6MB', '1.5GB'`);
+    if (n === null) throw fail(`${name} must be a number of bytes or a size like '1KB', '6MB', '1.5GB'; got ${shell.describe(x)}`);
     return n;
   }
 
   // Resolve target into {dbName, name, database?}; the database only when connected.
   function resolveTarget(target, dryRun) {
     if (target === undefined || target === null || target === '') {
-      throw fail('missing target: give a collection (db.foo) or its name (\'foo\')');
+      throw fail(`target must be a collection (db.foo) or a collection name ('foo'); got ${shell.describe(target)}`);
     }
     if (typeof target === 'string') {
-      if (/[$\0]/.test(target) || target.startsWith('system.')) throw fail(`invalid collection name ${JSON.stringify(target)}`);
+      if (/[$\0]/.test(target) || target.startsWith('system.')) throw fail(`invalid collection name ${shell.preview(target)}`);
       if (dryRun) {
         let database;
         try { database = shell.db(FN); } catch (e) { database = undefined; }
@@ -103,28 +103,25 @@ module.exports = function seed(shell) {
       const database = shell.db(FN);
       return { dbName: database.getName(), name: target, database };
     }
-    if (typeof target === 'object' && typeof target.getName === 'function' && typeof target.getDB === 'function') {
+    if (shell.isCollection(target)) {
       const database = target.getDB();
       return { dbName: database.getName(), name: target.getName(), database };
     }
-    throw fail('target must be a collection (db.foo) or a collection name (\'foo\')');
+    throw fail(`target must be a collection (db.foo) or a collection name ('foo'); got ${shell.describe(target)}`);
   }
 
   function parseOptions(options) {
     if (typeof options === 'string') options = { recipe: options };
-    if (options === undefined || options === null) options = {};
-    if (typeof options !== 'object' || Array.isArray(options)) throw fail('options must be an object, e.g. {recipe: \'tiny-docs\', scale: \'small\'}, or a recipe name');
-    const unknown = Object.keys(options).filter((k) => !OPTION_KEYS.includes(k));
-    if (unknown.length) throw fail(`unknown option ${unknown.join(', ')}; accepted: ${OPTION_KEYS.join(', ')}`);
+    options = shell.options(FN, options, OPTION_KEYS, "{recipe: 'tiny-docs', scale: 'small'} (or a recipe name)");
 
     const recipeName = options.recipe === undefined ? 'padded' : options.recipe;
     const recipe = recipes.RECIPES[recipeName];
     if (typeof recipeName !== 'string' || !recipe) {
-      throw fail(`unknown recipe ${JSON.stringify(recipeName)}; accepted: ${Object.keys(recipes.RECIPES).join(', ')}`);
+      throw fail(`unknown recipe ${shell.quote(recipeName)}; accepted: ${Object.keys(recipes.RECIPES).join(', ')}`);
     }
     const scale = options.scale === undefined ? 'small' : options.scale;
     if (!Object.prototype.hasOwnProperty.call(recipes.SCALES, scale)) {
-      throw fail(`unknown scale ${JSON.stringify(scale)}; accepted: ${Object.keys(recipes.SCALES).join(', ')}`);
+      throw fail(`unknown scale ${shell.quote(scale)}; accepted: ${Object.keys(recipes.SCALES).join(', ')}`);
     }
     let docs = count('docs', options.docs);
     if (docs === undefined) {
@@ -378,6 +375,8 @@ module.exports = function seed(shell) {
   // Validation and the dry run are synchronous, so bad options throw at the
   // call and a dry run returns plain data even in `mongosh --nodb`.
   function seedCollection(target, options) {
+    // The first argument is checked first: a bad target is the mistake to report.
+    if (typeof target !== 'string' && !shell.isCollection(target)) resolveTarget(target, true);
     const o = parseOptions(options);
     const where = resolveTarget(target, o.dryRun);
     const planned = recipes.plan(o.recipeName, { ...o, name: where.name });

@@ -8,7 +8,37 @@ const SIZE_FIELDS = ['size', 'storageSize', 'freeStorageSize', 'totalIndexSize',
 const SORTABLE = ['ns', 'count', 'size', 'avgObjSize', 'storageSize', 'freeStorageSize', 'nindexes', 'totalIndexSize', 'totalSize'];
 const UNITS = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 };
 
-// Long, Int32, Double, Decimal128 or number -> number (undefined stays).
+// Counts and sizes are 64-bit on the server: they are held as BigInt here
+// (exact, comparable, summable) and become the shell's Long in the result.
+const EXACT_FIELDS = ['count', 'size', 'storageSize', 'freeStorageSize', 'totalIndexSize', 'totalSize', 'max', 'maxSize', 'orphans', 'buckets'];
+
+// The largest Long: what a capped collection created without a document
+// limit may report as its max; like 0 (no max given, newer servers) it means
+// no limit, and such a max is left out of the row.
+const LONG_MAX = 2n ** 63n - 1n;
+
+// Long, Int32, Double, Decimal128, number or bigint -> exact BigInt (undefined
+// stays; a fraction is cut toward zero).
+function exact(x) {
+  if (x === undefined || x === null) return undefined;
+  if (typeof x === 'bigint') return x;
+  if (typeof x.toBigInt === 'function') return x.toBigInt();
+  if (x._bsontype === 'Decimal128') {
+    const m = /^(-?\d+)/.exec(x.toString());
+    return m ? BigInt(m[1]) : undefined;
+  }
+  const v = typeof x === 'number' ? x : Number(x.valueOf());
+  return Number.isFinite(v) ? BigInt(Math.trunc(v)) : undefined;
+}
+
+// A capped max that is a real document limit, or undefined for 'no limit'.
+function cappedMax(x) {
+  const v = exact(x);
+  return v === undefined || v <= 0n || v >= LONG_MAX ? undefined : v;
+}
+
+// Long, Int32, Double, Decimal128 or number -> number (undefined stays), for
+// small values (index counts, options).
 function num(x) {
   if (x === undefined || x === null) return undefined;
   if (typeof x === 'number') return x;
@@ -28,32 +58,33 @@ function rowsFromCollStats(docs, meta = {}) {
     const row = {
       ns: d.ns || meta.ns,
       type: meta.type || (s.timeseries ? 'timeseries' : 'collection'),
-      count: num(s.count),
-      size: num(s.size),
+      count: exact(s.count),
+      size: exact(s.size),
       avgObjSize: num(s.avgObjSize),
-      storageSize: num(s.storageSize),
-      freeStorageSize: num(s.freeStorageSize),
+      storageSize: exact(s.storageSize),
+      freeStorageSize: exact(s.freeStorageSize),
       nindexes: num(s.nindexes),
-      totalIndexSize: num(s.totalIndexSize),
-      totalSize: num(s.totalSize),
+      totalIndexSize: exact(s.totalIndexSize),
+      totalSize: exact(s.totalSize),
       capped: Boolean(s.capped),
     };
     if (d.shard !== undefined) row.shard = String(d.shard);
     if (s.capped) {
-      if (s.max !== undefined) row.max = num(s.max);
-      if (s.maxSize !== undefined) row.maxSize = num(s.maxSize);
+      const max = cappedMax(s.max);
+      if (max !== undefined) row.max = max;
+      if (s.maxSize !== undefined) row.maxSize = exact(s.maxSize);
     }
-    if (s.numOrphanDocs !== undefined) row.orphans = num(s.numOrphanDocs);
+    if (s.numOrphanDocs !== undefined) row.orphans = exact(s.numOrphanDocs);
     if (s.timeseries) {
       row.type = 'timeseries';
       row.bucketsNs = s.timeseries.bucketsNs;
-      row.buckets = num(s.timeseries.bucketCount);
+      row.buckets = exact(s.timeseries.bucketCount);
     } else if (meta.bucketsNs) {
       row.bucketsNs = meta.bucketsNs;
     }
     if (s.indexSizes) {
       row.indexSizes = {};
-      for (const [k, v] of Object.entries(s.indexSizes)) row.indexSizes[k] = num(v);
+      for (const [k, v] of Object.entries(s.indexSizes)) row.indexSizes[k] = exact(v);
     }
     return row;
   });
@@ -64,7 +95,7 @@ function rowsFromCollStats(docs, meta = {}) {
 function totalRow(rows) {
   const sum = (f) => {
     let any = false;
-    let t = 0;
+    let t = 0n;
     for (const r of rows) if (r[f] !== undefined) { any = true; t += r[f]; }
     return any ? t : undefined;
   };
@@ -77,12 +108,14 @@ function totalRow(rows) {
     avgObjSize: undefined,
     storageSize: sum('storageSize'),
     freeStorageSize: sum('freeStorageSize'),
-    nindexes: Math.max(...rows.map((r) => r.nindexes || 0)),
+    // Unknown is not zero: with no shard reporting it, the total has none.
+    nindexes: rows.some((r) => r.nindexes !== undefined)
+      ? Math.max(...rows.filter((r) => r.nindexes !== undefined).map((r) => r.nindexes)) : undefined,
     totalIndexSize: sum('totalIndexSize'),
     totalSize: sum('totalSize'),
     capped: rows.some((r) => r.capped),
   };
-  total.avgObjSize = total.count ? Math.round(total.size / total.count) : 0;
+  total.avgObjSize = total.count && total.size !== undefined ? Number((total.size + total.count / 2n) / total.count) : undefined;
   if (rows.some((r) => r.orphans !== undefined)) total.orphans = sum('orphans');
   if (rows[0].bucketsNs) total.bucketsNs = rows[0].bucketsNs;
   return total;
@@ -143,10 +176,11 @@ function arrange(rows, { sort, limit, scale } = {}) {
   return kept.flat().map((r) => {
     if (factor === 1) return { ...r };
     const out = { ...r };
-    for (const f of SIZE_FIELDS) if (out[f] !== undefined) out[f] = Math.floor(out[f] / factor);
+    const f64 = BigInt(factor);
+    for (const f of SIZE_FIELDS) if (out[f] !== undefined) out[f] /= f64;
     if (out.indexSizes) {
       out.indexSizes = {};
-      for (const [k, v] of Object.entries(r.indexSizes)) out.indexSizes[k] = Math.floor(v / factor);
+      for (const [k, v] of Object.entries(r.indexSizes)) out.indexSizes[k] = v / f64;
     }
     return out;
   });
@@ -158,7 +192,7 @@ function renderTable(rows, { scale = 1, formatBytes }) {
   const unit = Object.keys(UNITS).find((u) => UNITS[u] === scale);
   const bytes = (v) => {
     if (v === undefined) return '';
-    if (scale === 1) return formatBytes(v);
+    if (scale === 1) return v > BigInt(Number.MAX_SAFE_INTEGER) ? `${v} B` : formatBytes(Number(v));
     return String(v);
   };
   const bytesWithUnit = (v) => (scale === 1 || v === undefined ? bytes(v) : `${v} ${unit || `x${scale} B`}`);
@@ -168,7 +202,7 @@ function renderTable(rows, { scale = 1, formatBytes }) {
     ...(sharded ? [['shard', (r) => r.shard || '', 'l']] : []),
     ['count', (r) => (r.count === undefined ? '' : r.count.toLocaleString('en-US')), 'r'],
     ['size', (r) => bytes(r.size), 'r'],
-    ['avgObj', (r) => (r.avgObjSize === undefined ? '' : formatBytes(r.avgObjSize)), 'r'],
+    ['avgObj', (r) => (r.avgObjSize === undefined ? '' : formatBytes(Math.round(r.avgObjSize))), 'r'],
     ['storage', (r) => bytes(r.storageSize), 'r'],
     ['free', (r) => bytes(r.freeStorageSize), 'r'],
     ['idx', (r) => (r.nindexes === undefined ? '' : String(r.nindexes)), 'r'],
@@ -195,8 +229,8 @@ function notes(r, bytes) {
   if (r.capped) {
     const limits = [];
     if (r.maxSize !== undefined) limits.push(`max size ${bytes(r.maxSize)}`);
-    if (r.max) limits.push(`max ${r.max} docs`);
-    out.push(`capped${limits.length ? ` (${limits.join(', ')})` : ''}`);
+    limits.push(r.max !== undefined ? `max ${r.max.toLocaleString('en-US')} docs` : 'no document limit');
+    out.push(`capped (${limits.join(', ')})`);
   }
   if (r.orphans) out.push(`${r.orphans} orphans`);
   return out.join('; ');
@@ -223,10 +257,26 @@ function collectionMeta(info, dbName) {
   if (info.type === 'timeseries') meta.bucketsNs = `${dbName}.system.buckets.${info.name}`;
   const opts = info.options || {};
   if (opts.capped) {
-    if (opts.size !== undefined) meta.maxSize = num(opts.size);
-    if (opts.max !== undefined) meta.max = num(opts.max);
+    if (opts.size !== undefined) meta.maxSize = exact(opts.size);
+    if (opts.max !== undefined) meta.max = cappedMax(opts.max);
   }
   return meta;
 }
 
-module.exports = { collectionsToSummarize, collectionMeta, rowsFromCollStats, arrange, renderTable, parseScale, parseSort, num, SORTABLE };
+// Rows as the user gets them: every exact field a Long of the given constructor.
+function toLongs(rows, Long) {
+  return rows.map((r) => {
+    const out = { ...r };
+    for (const f of EXACT_FIELDS) if (typeof out[f] === 'bigint') out[f] = Long.fromBigInt(out[f]);
+    if (out.indexSizes) {
+      out.indexSizes = { ...out.indexSizes };
+      for (const k of Object.keys(out.indexSizes)) out.indexSizes[k] = Long.fromBigInt(out.indexSizes[k]);
+    }
+    return out;
+  });
+}
+
+module.exports = {
+  collectionsToSummarize, collectionMeta, rowsFromCollStats, arrange, renderTable, parseScale, parseSort, num, exact,
+  toLongs, SORTABLE,
+};

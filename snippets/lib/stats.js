@@ -46,23 +46,18 @@ module.exports = function stats(shell) {
   function fail(msg) { return shell.error(FN, msg); }
 
   function parseOptions(options) {
-    if (options === undefined || options === null) options = {};
-    if (typeof options !== 'object' || Array.isArray(options)) throw fail('options must be an object, e.g. {sort: \'size\', limit: 10}');
-    const unknown = Object.keys(options).filter((k) => !OPTION_KEYS.includes(k));
-    if (unknown.length) throw fail(`unknown option ${unknown.join(', ')}; accepted: ${OPTION_KEYS.join(', ')}`);
+    options = shell.options(FN, options, OPTION_KEYS, "{sort: 'size', limit: 10}");
     const scale = shape.parseScale(options.scale);
-    if (scale === null) throw fail(`scale must be a number >= 1 or one of KB, MB, GB, TB; got ${JSON.stringify(options.scale)}`);
+    if (scale === null) throw fail(`scale must be a number >= 1 or one of KB, MB, GB, TB; got ${shell.describe(options.scale)}`);
     const sort = shape.parseSort(options.sort);
-    if (sort === null) throw fail(`sort must be one of ${shape.SORTABLE.join(', ')} or {field: 1 | -1}; got ${JSON.stringify(options.sort)}`);
+    if (sort === null) throw fail(`sort must be one of ${shape.SORTABLE.join(', ')} or {field: 1 | -1}; got ${shell.describe(options.sort)}`);
     const limit = options.limit === undefined ? undefined : shape.num(options.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw fail(`limit must be a whole number > 0; got ${JSON.stringify(options.limit)}`);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw fail(`limit must be a whole number > 0; got ${shell.describe(options.limit)}`);
     if (options.system !== undefined && typeof options.system !== 'boolean') throw fail('system must be true or false');
     return { scale, sort, limit, system: options.system === true };
   }
 
-  const isCollection = (t) => t && typeof t === 'object' && typeof t.getDB === 'function' && typeof t.getFullName === 'function';
-  const isDatabase = (t) => t && typeof t === 'object' && !isCollection(t)
-    && typeof t.getSiblingDB === 'function' && typeof t.getCollectionInfos === 'function';
+  const { isCollection, isDatabase } = shell;
 
   async function collStats(database, name, meta) {
     try {
@@ -73,7 +68,7 @@ module.exports = function stats(shell) {
       // listCollections' options are the fallback.
       for (const r of rows) {
         if (r.capped && r.maxSize === undefined && meta.maxSize !== undefined) r.maxSize = meta.maxSize;
-        if (r.capped && r.max === undefined && meta.max) r.max = meta.max;
+        if (r.capped && r.max === undefined && meta.max !== undefined) r.max = meta.max;
       }
       return rows;
     } catch (err) {
@@ -111,24 +106,25 @@ module.exports = function stats(shell) {
       rows = await forDatabase(target);
     }
     const arranged = shape.arrange(rows, o);
-    Object.defineProperty(arranged, shell.inspect, {
+    // The shell's Long constructor is a checking wrapper; its class carries fromBigInt.
+    const result = shape.toLongs(arranged, new shell.bson.Long(0).constructor);
+    Object.defineProperty(result, shell.inspect, {
       value: () => shape.renderTable(arranged, { scale: o.scale, formatBytes: shell.formatBytes }),
       enumerable: false,
     });
-    return arranged;
+    return result;
   }
 
   const summaryAsync = shell.async(FN, summary);
 
   function collStatsSummary(target, options) {
-    const o = parseOptions(options);
     if (typeof target === 'string') {
-      if (target === '' || /[$\0]/.test(target)) throw fail(`invalid collection name ${JSON.stringify(target)}`);
-      target = shell.db(FN).getCollection(target);
+      if (target === '' || /[$\0]/.test(target)) throw fail(`invalid collection name ${shell.preview(target)}`);
+    } else if (target !== undefined && target !== null && !isCollection(target) && !isDatabase(target)) {
+      throw fail(`target must be a collection (db.foo), a collection name ('foo'), a database (db), or nothing for every database; got ${shell.describe(target)}`);
     }
-    if (target !== undefined && target !== null && !isCollection(target) && !isDatabase(target)) {
-      throw fail('target must be a collection (db.foo), a collection name (\'foo\'), a database (db), or nothing for every database');
-    }
+    const o = parseOptions(options);
+    if (typeof target === 'string') target = shell.db(FN).getCollection(target);
     if (target === undefined || target === null) shell.db(FN);
     return summaryAsync(target, o);
   }

@@ -108,3 +108,47 @@ go_offline() {
   assert_success
   assert_output "undefined"
 }
+
+@test "the index carries an error matcher naming every public function" {
+  node "${DBA_LAB_ROOT}/setup/snippet-index.js" build --out "${BATS_TEST_TMPDIR}/i.br"
+  run node "${DBA_LAB_ROOT}/setup/snippet-index.js" decode "${BATS_TEST_TMPDIR}/i.br"
+  assert_success
+  local index="$output" name regex
+  regex=$(jq -r '.index[0].errorMatchers[0].matches[0]' <<<"$index")
+  [[ -n "$regex" && "$regex" != null ]]
+  # The pattern uses only \b and (?:...), which PCRE reads as JavaScript does.
+  for name in $(jq -r '[.[]] | flatten | .[]' "${DBA_LAB_ROOT}/snippets/lib/concerns.json"); do
+    run grep -cP "$regex" <<<"ReferenceError: ${name} is not defined"
+    assert_success
+    assert_output "1"
+  done
+  run grep -cP "$regex" <<<"ReferenceError: decodeResumeTokens is not defined"
+  assert_failure
+  [[ "$(jq -r '.index[0].errorMatchers[0].message' <<<"$index")" == *"snippet install dba-lab"* ]]
+}
+
+# An interactive shell reads the index in the background as it starts; a piped
+# one reads it at its first snippet command (here `snippet info`).
+@test "a shell that has read the index but lacks the package suggests snippet install dba-lab" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  go_offline
+  run mongosh --nodb --quiet --norc <<<$'snippet(\'info\')\ndecodeResumeToken(\'82\')'
+  assert_success
+  assert_output --partial "decodeResumeToken is not defined (it is a dba-lab helper: run \`snippet install dba-lab\`)"
+}
+
+@test "README's one-liner: --eval scripts and files see the helpers after snippet('load-all')" {
+  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  go_offline
+  shell "snippet('install', 'dba-lab')" >/dev/null
+  run mongosh --nodb --quiet --norc --eval "print(typeof decodeResumeToken)"
+  assert_success
+  assert_output "undefined"
+  run mongosh --nodb --quiet --norc --eval "snippet('load-all'); print(decodeResumeToken('82612F653E000000022B0229296E04').timestamp.t)"
+  assert_success
+  assert_output "1630496062"
+  printf '%s\n' "print(compareResumeTokens('82612F653E000000022B0229296E04', '82612F653E000000032B0229296E04'))" >"${BATS_TEST_TMPDIR}/script.js"
+  run mongosh --nodb --quiet --norc --eval "void snippet('load-all')" "${BATS_TEST_TMPDIR}/script.js"
+  assert_success
+  assert_output "-1"
+}

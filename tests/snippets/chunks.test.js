@@ -137,10 +137,10 @@ test('a JSON line from MongoDB\'s log format with the attrs FACTS lists is read 
 
 test('bad arguments: an Error starting "chunkSummary:"', () => {
   const cases = [
-    [() => chunkSummary(), /ns must be 'db\.collection' or a collection \(db\.foo\); got nothing/],
+    [() => chunkSummary(), /ns must be 'db\.collection' or a collection \(db\.foo\); got undefined/],
     [() => chunkSummary('users'), /ns must be 'db\.collection'/],
     [() => chunkSummary(42), /ns must be/],
-    [() => chunkSummary('test.users', { logs: false }), /unknown option logs; accepted: log, jumboList/],
+    [() => chunkSummary('test.users', { logs: false }), /unknown option 'logs'; accepted: log, jumboList/],
     [() => chunkSummary('test.users', { log: 'no' }), /log must be true or false/],
     [() => chunkSummary('test.users', { jumboList: -1 }), /jumboList must be a whole number >= 0/],
     [() => chunkSummary('test.users'), /needs a connected shell/],

@@ -3,6 +3,9 @@
 // (or a connection string instead of --nodb for the integration suites).
 // One mongosh process per file: startup is paid once, and every case in the
 // file sees the snippets exactly as a user's shell does after load().
+// The file's last value is the promise of the run: mongosh awaits it before
+// it exits, so async cases finish (a top-level await is a SyntaxError in a
+// file run after --eval).
 (() => {
   const path = require('path');
   const file = globalThis.__dbaLabTestFile;
@@ -28,16 +31,5 @@
 
   load(file);
 
-  print(`1..${cases.length}`);
-  cases.forEach((c, i) => {
-    const n = i + 1;
-    if (c.skip) { print(`ok ${n} - ${c.name} # SKIP ${c.skip}`); return; }
-    try {
-      c.fn();
-      print(`ok ${n} - ${c.name}`);
-    } catch (err) {
-      print(`not ok ${n} - ${c.name}`);
-      print(String((err && err.stack) || err).split('\n').map((l) => `# ${l}`).join('\n'));
-    }
-  });
+  return require(path.join(__dirname, 'lib', 'run-cases.js'))(cases, print);
 })();

@@ -21,6 +21,7 @@ test('100k random and mutated tokens decode or throw the clear Error', () => {
     seed: 20220302,
     seeds,
     makeBinary: (bytes) => Binary(Buffer.from(bytes), 0),
+    ShellError: Error,
   });
   const seconds = (Date.now() - started) / 1000;
   assert.strictEqual(r.bad.length, 0, JSON.stringify(r.bad, null, 1));

@@ -208,17 +208,17 @@ test('the recipe can be given as the second argument', () => {
 test('bad options: an Error starting "seedCollection:" that says what is accepted', () => {
   const cases = [
     [() => seedCollection('c', { recipe: 'nope', dryRun: true }), /unknown recipe "nope"; accepted: change-stream-resume, tiny-docs/],
-    [() => seedCollection('c', { recipe: 'ticker', docs: -1, dryRun: true }), /docs must be a whole number >= 0, got -1/],
+    [() => seedCollection('c', { recipe: 'ticker', docs: -1, dryRun: true }), /docs must be a whole number >= 0; got the number -1/],
     [() => seedCollection('c', { recipe: 'ticker', docs: 1.5, dryRun: true }), /docs must be a whole number/],
-    [() => seedCollection('c', { docs: 10, size: 'big', dryRun: true }), /size: cannot read "big" as a size/],
+    [() => seedCollection('c', { docs: 10, size: 'big', dryRun: true }), /size must be a number of bytes or a size like .*; got the string "big"/],
     [() => seedCollection('c', { docs: 10, size: '17MB', dryRun: true }), /size must be between 37 bytes .* and 16MB/],
     [() => seedCollection('c', { docs: 10, size: 10, dryRun: true }), /size must be between 37 bytes/],
-    [() => seedCollection(undefined, { recipe: 'ticker', dryRun: true }), /missing target/],
-    [() => seedCollection('', { recipe: 'ticker', dryRun: true }), /missing target/],
+    [() => seedCollection(undefined, { recipe: 'ticker', dryRun: true }), /target must be a collection .*; got undefined$/],
+    [() => seedCollection('', { recipe: 'ticker', dryRun: true }), /target must be a collection .*; got an empty string$/],
     [() => seedCollection(42, { recipe: 'ticker', dryRun: true }), /target must be a collection/],
     [() => seedCollection('a$b', { recipe: 'ticker', dryRun: true }), /invalid collection name/],
     [() => seedCollection('c', { recipe: 'ticker', scale: 'huge', dryRun: true }), /unknown scale "huge"; accepted: small, medium, full/],
-    [() => seedCollection('c', { recipe: 'ticker', sizee: 1, dryRun: true }), /unknown option sizee; accepted: recipe, scale, docs/],
+    [() => seedCollection('c', { recipe: 'ticker', sizee: 1, dryRun: true }), /unknown option 'sizee'; accepted: recipe, scale, docs/],
     [() => seedCollection('c', { dryRun: true }), /recipe padded needs docs/],
     [() => seedCollection('c', { recipe: 'tiny-docs', size: '1KB', dryRun: true }), /fixed document shape; size is accepted by: change-stream-resume, sharded-ids, padded/],
     [() => seedCollection('c', { recipe: 'ticker', collections: 2, dryRun: true }), /collections is only for recipe tiny-docs/],
@@ -228,7 +228,7 @@ test('bad options: an Error starting "seedCollection:" that says what is accepte
     [() => seedCollection('c', { recipe: 'ticker', progress: 'yes', dryRun: true }), /progress must be true, false/],
     [() => seedCollection('c', { recipe: 'ticker', dryRun: 1 }), /dryRun must be true or false/],
     [() => seedCollection('c', { recipe: 'ticker', writeConcern: 'majority', dryRun: true }), /writeConcern must be an object/],
-    [() => seedCollection('c', ['ticker']), /options must be an object/],
+    [() => seedCollection('c', ['ticker']), /options must be a document, e.g. .*; got an array of 1 element$/],
   ];
   for (const [fn, re] of cases) {
     const err = test.thrown(fn);

@@ -9,11 +9,13 @@ test('a collection: one row whose count is what was written', () => {
   assert.strictEqual(rows.length, 1);
   const [r] = rows;
   assert.strictEqual(r.ns, 'dba_lab_stats.tick');
-  assert.strictEqual(r.count, 300);
-  assert.ok(r.size > 0 && r.storageSize > 0 && r.totalIndexSize > 0, JSON.stringify(r));
+  // Counts and sizes are 64-bit on the server: they come back as exact Longs.
+  assert.ok(r.count.equals(Long(300)), String(r.count));
+  assert.ok(r.size.toBigInt() > 0n && r.storageSize.toBigInt() > 0n && r.totalIndexSize.toBigInt() > 0n, EJSON.stringify(r));
   assert.strictEqual(r.nindexes, 1);
   assert.strictEqual(r.capped, false);
-  assert.strictEqual(typeof r.indexSizes._id_, 'number');
+  assert.strictEqual(r.indexSizes._id_._bsontype, 'Long');
+  assert.ok(r instanceof Object && rows instanceof Array, 'results are the shell\'s own objects');
 });
 
 test('a database: every collection, capped limits from listCollections, largest first', () => {
@@ -25,9 +27,9 @@ test('a database: every collection, capped limits from listCollections, largest 
   assert.strictEqual(rows[0].ns, 'dba_lab_stats.big');
   const topic = rows.find((r) => r.ns === 'dba_lab_stats.topic');
   assert.strictEqual(topic.capped, true);
-  assert.strictEqual(topic.maxSize, 100000);
-  assert.strictEqual(topic.max, 1000);
-  for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].storageSize >= rows[i].storageSize);
+  assert.strictEqual(topic.maxSize.toString(), '100000');
+  assert.strictEqual(topic.max.toString(), '1000');
+  for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].storageSize.toBigInt() >= rows[i].storageSize.toBigInt());
 });
 
 test('sort, limit and scale', () => {
@@ -35,7 +37,7 @@ test('sort, limit and scale', () => {
   assert.strictEqual(rows.length, 1);
   assert.strictEqual(rows[0].ns, 'dba_lab_stats.tick');
   const bytes = collStatsSummary(statsDb().tick)[0];
-  assert.strictEqual(rows[0].size, Math.floor(bytes.size / 1024));
+  assert.strictEqual(rows[0].size.toBigInt(), bytes.size.toBigInt() / 1024n);
 });
 
 test('no target: the deployment, system databases left out', () => {
@@ -50,6 +52,6 @@ test('the returned rows print as an aligned table in human units', () => {
   const lines = text.split('\n');
   assert.match(lines[0], /^ns\s+count\s+size\s+avgObj\s+storage\s+free\s+idx\s+idxSize\s+notes$/);
   assert.match(lines[1], /^-+( +-+)+$/);
-  assert.match(text, /dba_lab_stats\.topic .*capped \(max size 97\.7 KB, max 1000 docs\)/);
+  assert.match(text, /dba_lab_stats\.topic .*capped \(max size 97\.7 KB, max 1,000 docs\)/);
   assert.match(text, /dba_lab_stats\.big +20 +[\d.]+ (KB|MB)/);
 });

@@ -2,7 +2,8 @@
 // Deterministic fuzzing for decodeResumeToken, kept out of the test file so
 // mongosh's async rewriter does not slow the hot loop. Plain CommonJS.
 //
-// fuzzTokens(decode, {count, seed, seeds, makeBinary}) -> {decoded, rejected, bad: [..]}
+// fuzzTokens(decode, {count, seed, seeds, makeBinary, ShellError}) -> {decoded, rejected, bad: [..]}
+// ShellError: the Error constructor of the shell the decoder runs in.
 // Every input must either decode to an object whose timestamp is a BSON
 // Timestamp, or throw an Error (exactly Error) whose message starts
 // "decodeResumeToken:" and names a byte offset. Anything else lands in `bad`.
@@ -37,7 +38,7 @@ function fromHex(hex) {
   return out;
 }
 
-function fuzzTokens(decode, { count, seed, seeds, makeBinary }) {
+function fuzzTokens(decode, { count, seed, seeds, makeBinary, ShellError }) {
   const rnd = prng(seed);
   const int = (n) => Math.floor(rnd() * n);
   const pick = (xs) => xs[int(xs.length)];
@@ -99,8 +100,10 @@ function fuzzTokens(decode, { count, seed, seeds, makeBinary }) {
     try {
       out = decode(x);
     } catch (err) {
-      const ok = err instanceof Error && err.constructor === Error && typeof err.message === 'string' &&
-        /^decodeResumeToken: .*\bbyte \d+/.test(err.message);
+      // Bad bytes say where; a wrong type is not 'at byte 0'.
+      const ok = err instanceof ShellError && err.constructor === ShellError && typeof err.message === 'string' &&
+        err.code === 'DBALAB_BAD_ARGUMENT' &&
+        (/^decodeResumeToken: .*\bbyte \d+/.test(err.message) || /^decodeResumeToken: .*; got (?!.*byte \d)/.test(err.message));
       if (ok) result.rejected++;
       else if (result.bad.length < 5) result.bad.push({ input: x, error: String(err && err.stack) });
       continue;
