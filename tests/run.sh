@@ -127,10 +127,8 @@ run_job() {
 
 # Largest first, so the longest jobs do not start last.
 files_by_size() {
-  local pattern="$1"
-  compgen -G "$pattern" >/dev/null || return 0
-  # shellcheck disable=SC2086 # the pattern is a glob on purpose
-  ls -S $pattern
+  [[ -e "$1" ]] || return 0
+  ls -S -- "$@"
 }
 
 # Each folder under tests/integration/ is named after the server script in
@@ -169,12 +167,12 @@ add_jobs() {
     snippets)
       while IFS= read -r file; do
         add_job "snippets/$(basename "$file" .test.js)" snippet "$file"
-      done < <(files_by_size "$ROOT/tests/snippets/*.test.js")
+      done < <(files_by_size "$ROOT"/tests/snippets/*.test.js)
       ;;
     bats)
       while IFS= read -r file; do
         add_job "bats/$(basename "$file" .bats)" bats "$file"
-      done < <(files_by_size "$ROOT/tests/bats/*.bats")
+      done < <(files_by_size "$ROOT"/tests/bats/*.bats)
       ;;
     integration) add_integration_jobs ;;
   esac
