@@ -18,17 +18,48 @@ list_shell_files() {
   done
 }
 
+# One shellcheck process per batch of files, a batch per CPU, instead of
+# one per file; its gcc-style lines ("FILE:LINE:COL: ...") are sorted back
+# to their files. A batch that fails with no line for any of its files (a
+# crash, a bad option) fails every file of it.
+WORK=''
+
+# The lines shellcheck printed for one file.
+findings_of() {
+  awk -v prefix="${1}:" 'index($0, prefix) == 1' "$2"
+}
+
 main() {
-  local files=() f n=0 out
+  local files=() f n=0 batches i size rc found
   mapfile -t files < <(list_shell_files | sort)
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+  batches=$(nproc 2>/dev/null || echo 1)
+  size=$(((${#files[@]} + batches - 1) / batches))
+  ((size > 0)) || size=1
+  for ((i = 0; i * size < ${#files[@]}; i++)); do
+    (
+      rc=0
+      cd "$ROOT" && shellcheck -x -f gcc "${files[@]:i*size:size}" >"${WORK}/${i}.out" 2>&1 || rc=$?
+      printf '%d\n' "$rc" >"${WORK}/${i}.rc"
+    ) &
+  done
+  wait
   printf '1..%d\n' "${#files[@]}"
   for f in "${files[@]}"; do
+    i=$((n / size))
     n=$((n + 1))
-    if out=$(cd "$ROOT" && shellcheck -x -f gcc "$f" 2>&1); then
-      printf 'ok %d - shellcheck %s\n' "$n" "$f"
-    else
+    rc=$(cat "${WORK}/${i}.rc")
+    found=$(findings_of "$f" "${WORK}/${i}.out")
+    if [[ -z "$found" ]] && ((rc != 0)) && ! grep -qE '^[^:]+:[0-9]+:[0-9]+: ' "${WORK}/${i}.out"; then
+      found=$(cat "${WORK}/${i}.out")
+      [[ -n "$found" ]] || found="shellcheck exited with status ${rc}"
+    fi
+    if [[ -n "$found" ]]; then
       printf 'not ok %d - shellcheck %s\n' "$n" "$f"
-      printf '%s\n' "$out" | sed 's/^/# /'
+      printf '%s\n' "$found" | sed 's/^/# /'
+    else
+      printf 'ok %d - shellcheck %s\n' "$n" "$f"
     fi
   done
 }

@@ -2,45 +2,54 @@
 # The project's one test command (npm test): setup, then every suite, then
 # one closing line "N passed, N failed, N skipped". Exits non-zero on any failure.
 #
-#   tests/run.sh [--verbose] [--no-setup] [SUITE...]
-#   SUITE: lint, snippets, bats, integration (default: all of them)
+#   tests/run.sh [--verbose] [--no-setup] [--jobs N] [SUITE...]
+#   SUITE: lint, unit, snippets, bats, integration (default: all of them)
+#
+# Each bats file, snippet file and integration server is its own job; N jobs
+# run side by side (default: CPUs + 1, or DBA_LAB_TEST_JOBS). Every 15 s a
+# progress line on stderr names the running jobs and their results so far.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
+readonly PROGRESS_EVERY=15
 PASSED=0
 FAILED=0
 SKIPPED=0
 VERBOSE=0
-SERVERS_STARTED=()
+RUN_DIR=''
+USER_HOME="${HOME:-}"
+
+# The job table: what each job runs, its serial group ("" for none: jobs of
+# one group run one after another, in order), and its state.
+JOB_NAME=()
+JOB_KIND=()
+JOB_ARG=()
+JOB_GROUP=()
+JOB_PID=()
+JOB_START=()
+JOB_STATE=()   # queued, running, finished, dropped
 
 usage() {
-  sed -n '2,7s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
-# Runs a command that prints TAP, shows what failed (or everything with
-# --verbose), and adds its counts to the totals.
-run_suite() {
-  local name="$1"
-  shift
-  local tap rc=0 p f s
-  tap=$("$@" 2>&1) || rc=$?
-  read -r p f s < <(printf '%s\n' "$tap" | "$ROOT/tests/lib/tap-count")
-  if ((rc != 0 && f == 0)); then
-    # It died without reporting a failure of its own: that is one.
-    f=1
-    tap+=$'\n'"not ok - ${name} exited with status ${rc}"
-  fi
-  if ((VERBOSE)); then
-    printf '%s\n' "$tap"
-  elif ((f > 0)); then
-    printf '%s\n' "$tap" | awk '/^not ok/ { show = 1; print; next } /^#/ && show { print; next } { show = 0 }'
-  fi
-  printf '%-28s %d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
-  PASSED=$((PASSED + p))
-  FAILED=$((FAILED + f))
-  SKIPPED=$((SKIPPED + s))
+add_job() {
+  JOB_NAME+=("$1")
+  JOB_KIND+=("$2")
+  JOB_ARG+=("$3")
+  JOB_GROUP+=("${4:-}")
+  JOB_PID+=("")
+  JOB_START+=(0)
+  JOB_STATE+=(queued)
 }
+
+duration() {
+  local s="$1"
+  if ((s >= 60)); then printf '%dm%02ds' $((s / 60)) $((s % 60)); else printf '%ds' "$s"; fi
+}
+
+# ---- what the jobs run: each prints TAP on stdout -------------------------
 
 mongosh_tap() {
   local target="$1" file="$2"
@@ -49,81 +58,303 @@ mongosh_tap() {
     "$ROOT/tests/snippets/harness.js"
 }
 
-run_snippet_suites() {
-  local file
-  for file in "$ROOT"/tests/snippets/*.test.js; do
-    [[ -e "$file" ]] || continue
-    run_suite "snippets/$(basename "$file" .test.js)" mongosh_tap --nodb "$file"
-  done
+node_unit_tap() {
+  local files=()
+  mapfile -t files < <(find "$ROOT/tests/unit" -name '*.test.js' -type f | sort)
+  node --test --test-reporter=tap "${files[@]}"
 }
 
-run_bats_dir() {
-  local dir="$1"
-  bats --tap "$dir"
+# pytest-tap's --tap-stream turns pytest's terminal reporter off, and then a
+# failed comparison reports pytest's own internal error instead of the diff:
+# the combined TAP file is written at the end instead (tests/fixtures/tap).
+pytest_tap() {
+  local py="$ROOT/.tools/venv/bin/python" out="$RUN_DIR/pytest-tap" reason
+  if [[ ! -x "$py" ]] || ! "$py" -c 'import pytest, pytest_tap' 2>/dev/null; then
+    reason="pytest or pytest-tap is not installed in .tools/venv: run ./setup/install.sh (setup/requirements.txt)"
+    printf '1..1\n'
+    if [[ "${CI:-}" == "true" ]]; then
+      printf 'not ok 1 - tests/unit/python did not run: %s (CI=true)\n' "$reason"
+    else
+      printf 'ok 1 - tests/unit/python # SKIP %s\n' "$reason"
+    fi
+    return 0
+  fi
+  local rc=0
+  (cd "$ROOT" && "$py" -m pytest -p no:cacheprovider -q --tap-combined --tap-outdir "$out" tests/unit/python) >&2 || rc=$?
+  [[ -f "$out/testresults.tap" ]] && cat "$out/testresults.tap"
+  return "$rc"
 }
 
-stop_servers() {
-  local server
-  for server in "${SERVERS_STARTED[@]+"${SERVERS_STARTED[@]}"}"; do
-    "$ROOT/tests/servers/${server}.sh" stop >/dev/null 2>&1 || true
-  done
-  SERVERS_STARTED=()
+# Builds (with the user's own tool caches) and starts one test server; its
+# URI goes to a file the group's next jobs read. Prints TAP only when it
+# cannot start: a failure on CI, a visible skip elsewhere. A server script
+# that exits NOT_AVAILABLE (e.g. no MongoDB binaries on this machine, said on
+# stderr) is a visible skip everywhere, CI included: our CI has no network to
+# download servers.
+readonly NOT_AVAILABLE=77
+server_start() {
+  local server="$1" script="$ROOT/tests/servers/$1.sh" uri='' rc=0
+  HOME="$USER_HOME" "$script" build >&2 || rc=$?
+  if ((rc == 0)); then
+    uri=$("$script" start) || rc=$?
+  fi
+  if ((rc == 0)); then
+    printf '%s\n' "$uri" >"$RUN_DIR/servers/${server}.uri"
+    return 0
+  fi
+  printf '1..1\n'
+  if ((rc == NOT_AVAILABLE)); then
+    printf 'ok 1 - integration/%s # SKIP no %s test server on this machine (tests/servers/%s.sh: not available here)\n' \
+      "$server" "$server" "$server"
+  elif [[ "${CI:-}" == "true" ]]; then
+    printf 'not ok 1 - integration/%s: the %s test server did not start (CI=true)\n' "$server" "$server"
+  else
+    printf 'ok 1 - integration/%s # SKIP the %s test server did not start (tests/servers/%s.sh start)\n' \
+      "$server" "$server" "$server"
+  fi
+}
+
+server_uri() {
+  cat "$RUN_DIR/servers/$1.uri"
+}
+
+# Runs one job; stdout is its TAP, stderr its log.
+run_job() {
+  local kind="$1" arg="$2"
+  case "$kind" in
+    lint) "$ROOT/tests/lint.sh" ;;
+    unit-node) node_unit_tap ;;
+    unit-python) pytest_tap ;;
+    snippet) mongosh_tap --nodb "$arg" ;;
+    bats) bats --tap "$arg" ;;
+    server-start) server_start "$arg" ;;
+    server-stop) "$ROOT/tests/servers/${arg}.sh" stop >&2 ;;
+    server-js) mongosh_tap "$(server_uri "${arg%%:*}")" "${arg#*:}" ;;
+    server-bats) DBA_LAB_TEST_URI="$(server_uri "${arg%%:*}")" bats --tap "${arg#*:}" ;;
+  esac
+}
+
+# ---- the job table ---------------------------------------------------------
+
+# Largest first, so the longest jobs do not start last.
+files_by_size() {
+  [[ -e "$1" ]] || return 0
+  ls -S -- "$@"
 }
 
 # Each folder under tests/integration/ is named after the server script in
-# tests/servers/ that its suites need. A server that cannot start fails the
-# run on CI and is a visible skip elsewhere; a server script that exits 77
-# (NOT_AVAILABLE: e.g. no MongoDB binaries on this machine, said on stderr)
-# is a visible skip everywhere, CI included.
-readonly NOT_AVAILABLE=77
-run_integration_suites() {
-  local dir server uri file rc
+# tests/servers/ that its suites need; its jobs run one after another against
+# one server of their own (state in this run's folder, so no other run or
+# checkout shares it, and none of its data).
+add_integration_jobs() {
+  local dir server file
   for dir in "$ROOT"/tests/integration/*/; do
     [[ -d "$dir" ]] || continue
     server=$(basename "$dir")
-    rc=0
-    uri=$("$ROOT/tests/servers/${server}.sh" start) || rc=$?
-    if ((rc != 0)); then
-      if ((rc == NOT_AVAILABLE)); then
-        printf 'NOTICE: integration/%s skipped: no %s test server on this machine (tests/servers/%s.sh start: not available)\n' \
-          "$server" "$server" "$server"
-        SKIPPED=$((SKIPPED + 1))
-      elif [[ "${CI:-}" == "true" ]]; then
-        printf 'integration/%s: the %s test server did not start: failing (CI=true)\n' "$server" "$server"
-        FAILED=$((FAILED + 1))
-      else
-        printf 'NOTICE: integration/%s skipped: the %s test server did not start (tests/servers/%s.sh start)\n' \
-          "$server" "$server" "$server"
-        SKIPPED=$((SKIPPED + 1))
-      fi
-      continue
-    fi
-    SERVERS_STARTED+=("$server")
+    add_job "integration/$server/server" server-start "$server" "$server"
     for file in "$dir"*.test.js; do
       [[ -e "$file" ]] || continue
-      run_suite "integration/$server/$(basename "$file" .test.js)" mongosh_tap "$uri" "$file"
+      add_job "integration/$server/$(basename "$file" .test.js)" server-js "$server:$file" "$server"
     done
     if compgen -G "$dir*.bats" >/dev/null; then
-      DBA_LAB_TEST_URI="$uri" run_suite "integration/$server/bats" run_bats_dir "$dir"
+      add_job "integration/$server/bats" server-bats "$server:$dir" "$server"
     fi
-    "$ROOT/tests/servers/${server}.sh" stop >/dev/null 2>&1 || true
-    SERVERS_STARTED=("${SERVERS_STARTED[@]:0:${#SERVERS_STARTED[@]}-1}")
+    add_job "integration/$server/stop" server-stop "$server" "$server"
   done
 }
 
+add_jobs() {
+  local suite="$1" file
+  case "$suite" in
+    lint) add_job lint lint "" ;;
+    unit)
+      if [[ -n "$(find "$ROOT/tests/unit" -name '*.test.js' -type f 2>/dev/null | head -n 1)" ]]; then
+        add_job unit/node unit-node ""
+      fi
+      if [[ -n "$(find "$ROOT/tests/unit/python" \( -name 'test_*.py' -o -name '*_test.py' \) -type f 2>/dev/null | head -n 1)" ]]; then
+        add_job unit/python unit-python ""
+      fi
+      ;;
+    snippets)
+      while IFS= read -r file; do
+        add_job "snippets/$(basename "$file" .test.js)" snippet "$file"
+      done < <(files_by_size "$ROOT"/tests/snippets/*.test.js)
+      ;;
+    bats)
+      while IFS= read -r file; do
+        add_job "bats/$(basename "$file" .bats)" bats "$file"
+      done < <(files_by_size "$ROOT"/tests/bats/*.bats)
+      ;;
+    integration) add_integration_jobs ;;
+  esac
+}
+
+# ---- running them ----------------------------------------------------------
+
+# A job runs in its own process group (set -m around its start only: the
+# terminal stays with this script, so Ctrl-C reaches it) so that an
+# interrupted run can stop all of it, with a HOME of its own: mongosh and the tools it calls
+# write their config and logs there, never in the user's home.
+start_job() {
+  local i="$1" home="$RUN_DIR/home/$1"
+  mkdir -p "$home"
+  set -m
+  (
+    export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share"
+    rc=0
+    run_job "${JOB_KIND[$i]}" "${JOB_ARG[$i]}" >"$RUN_DIR/$i.tap" 2>"$RUN_DIR/$i.log" </dev/null || rc=$?
+    printf '%d\n' "$rc" >"$RUN_DIR/$i.rc.tmp"
+    mv "$RUN_DIR/$i.rc.tmp" "$RUN_DIR/$i.rc"
+  ) &
+  JOB_PID[i]=$!
+  set +m
+  JOB_START[i]=$SECONDS
+  JOB_STATE[i]=running
+}
+
+# May job i start now? Not while a job of its group runs or waits before it.
+can_start() {
+  local i="$1" g="${JOB_GROUP[$1]}" j
+  [[ -z "$g" ]] && return 0
+  for ((j = 0; j < i; j++)); do
+    [[ "${JOB_GROUP[j]}" == "$g" && "${JOB_STATE[j]}" != finished && "${JOB_STATE[j]}" != dropped ]] && return 1
+  done
+  return 0
+}
+
+# When a server did not start, its group's test jobs are dropped (the server
+# job itself reported the skip or failure), but its stop job still runs.
+drop_group_tests() {
+  local g="$1" j
+  for j in "${!JOB_NAME[@]}"; do
+    if [[ "${JOB_GROUP[j]}" == "$g" && "${JOB_STATE[j]}" == queued && "${JOB_KIND[j]}" != server-stop ]]; then
+      JOB_STATE[j]=dropped
+    fi
+  done
+}
+
+# Prints a finished job's line (and what failed or was skipped) and adds
+# its counts to the totals.
+finish_job() {
+  local i="$1" name="${JOB_NAME[$1]}" tap="$RUN_DIR/$1.tap" log="$RUN_DIR/$1.log" rc p f s took
+  wait "${JOB_PID[i]}" 2>/dev/null || true
+  JOB_STATE[i]=finished
+  rc=$(cat "$RUN_DIR/$i.rc")
+  took=$(duration $((SECONDS - JOB_START[i])))
+  read -r p f s < <("$ROOT/tests/lib/tap-count" <"$tap")
+  case "${JOB_KIND[i]}" in
+    server-start)
+      if [[ -f "$RUN_DIR/servers/${JOB_ARG[i]}.uri" ]]; then
+        printf '%-32s server started  (%s)\n' "$name" "$took"
+        return
+      fi
+      drop_group_tests "${JOB_GROUP[i]}"
+      tail -n 5 "$log" | sed 's/^/# /'
+      ;;
+    server-stop) return ;;
+  esac
+  if ((VERBOSE)); then
+    cat "$tap"
+    [[ -s "$log" ]] && sed 's/^/# stderr: /' "$log"
+  else
+    if ((f > 0)); then "$ROOT/tests/lib/tap-failures" <"$tap"; fi
+    grep -E '^ *ok .*#[[:space:]]*[Ss][Kk][Ii][Pp]' "$tap" | sed 's/^ */  /' || true
+  fi
+  if ((rc != 0 && f == 0)); then
+    # It died without reporting a failure of its own: that is one.
+    f=1
+    printf 'not ok - %s exited with status %d; the end of its output:\n' "$name" "$rc"
+    ((VERBOSE)) || tail -n 20 "$log" | sed 's/^/# /'
+  fi
+  printf '%-32s %d passed, %d failed, %d skipped  (%s)\n' "$name" "$p" "$f" "$s" "$took"
+  PASSED=$((PASSED + p))
+  FAILED=$((FAILED + f))
+  SKIPPED=$((SKIPPED + s))
+}
+
+progress() {
+  local i running=() p f s n done=0 total=${#JOB_NAME[@]}
+  for i in "${!JOB_NAME[@]}"; do
+    case "${JOB_STATE[i]}" in
+      finished|dropped) done=$((done + 1)) ;;
+      running)
+        read -r p f s < <("$ROOT/tests/lib/tap-count" --no-plan <"$RUN_DIR/$i.tap")
+        n="${JOB_NAME[i]} $((p + f + s)) results"
+        ((f == 0)) || n+=", ${f} failed"
+        running+=("$n")
+        ;;
+    esac
+  done
+  printf '[%s] %d of %d jobs done; running: %s\n' "$(duration "$SECONDS")" "$done" "$total" \
+    "$(IFS=';'; printf '%s' "${running[*]}" | sed 's/;/; /g')" >&2
+}
+
+run_jobs() {
+  local max="$1" i running next_progress=$PROGRESS_EVERY busy
+  while :; do
+    running=0
+    busy=0
+    for i in "${!JOB_NAME[@]}"; do
+      if [[ "${JOB_STATE[i]}" == running ]]; then
+        if [[ -e "$RUN_DIR/$i.rc" ]]; then finish_job "$i"; else running=$((running + 1)); fi
+      fi
+    done
+    for i in "${!JOB_NAME[@]}"; do
+      ((running < max)) || break
+      if [[ "${JOB_STATE[i]}" == queued ]] && can_start "$i"; then
+        start_job "$i"
+        running=$((running + 1))
+      fi
+    done
+    for i in "${!JOB_NAME[@]}"; do
+      [[ "${JOB_STATE[i]}" == queued || "${JOB_STATE[i]}" == running ]] && busy=1 && break
+    done
+    ((busy)) || return 0
+    if ((SECONDS >= next_progress)); then
+      progress
+      next_progress=$((SECONDS + PROGRESS_EVERY))
+    fi
+    sleep 0.5
+  done
+}
+
+# Stops every job still running (each is a process group) and every server
+# this run started, then removes the run's folder.
+cleanup() {
+  local i server
+  for i in "${!JOB_NAME[@]}"; do
+    [[ "${JOB_STATE[i]}" == running ]] && kill -TERM -- "-${JOB_PID[i]}" 2>/dev/null
+  done
+  if [[ -n "$RUN_DIR" && -d "$RUN_DIR/servers" ]]; then
+    for server in "$RUN_DIR"/servers/*.state; do
+      [[ -d "$server" ]] || continue
+      server=$(basename "$server" .state)
+      HOME="$RUN_DIR/home" "$ROOT/tests/servers/${server}.sh" stop >/dev/null 2>&1 || true
+    done
+  fi
+  [[ -n "$RUN_DIR" ]] && rm -rf "$RUN_DIR"
+  return 0
+}
+
 main() {
-  local setup=1 suites=() suite
+  local setup=1 suites=() suite jobs="${DBA_LAB_TEST_JOBS:-}" server dir
   while (($#)); do
     case "$1" in
       --verbose|-v) VERBOSE=1 ;;
       --no-setup) setup=0 ;;
+      --jobs|-j)
+        [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { printf 'tests/run.sh: --jobs needs a positive number\n' >&2; exit 2; }
+        jobs="$2"
+        shift
+        ;;
       -h|--help) usage; exit 0 ;;
-      lint|snippets|bats|integration) suites+=("$1") ;;
+      lint|unit|snippets|bats|integration) suites+=("$1") ;;
       *) printf 'tests/run.sh: unknown argument %s (see --help)\n' "$1" >&2; exit 2 ;;
     esac
     shift
   done
-  ((${#suites[@]})) || suites=(lint snippets bats integration)
+  ((${#suites[@]})) || suites=(lint unit snippets bats integration)
+  [[ -n "$jobs" ]] || jobs=$(($(nproc 2>/dev/null || echo 1) + 1))
 
   if ((setup)) && ! "$ROOT/setup/install.sh" --quiet; then
     printf 'setup failed: see the message above, or run ./setup/install.sh --check\n'
@@ -133,17 +364,25 @@ main() {
   # shellcheck source=setup/env.sh
   source "$ROOT/setup/env.sh"
   export DBA_LAB_ROOT="$ROOT"
-  trap stop_servers EXIT
-  trap 'stop_servers; exit 130' INT TERM
 
-  for suite in "${suites[@]}"; do
-    case "$suite" in
-      lint) run_suite lint "$ROOT/tests/lint.sh"; run_suite lint-workflows "$ROOT/tests/lint-workflows.sh" ;;
-      snippets) run_snippet_suites ;;
-      bats) run_suite bats run_bats_dir "$ROOT/tests/bats" ;;
-      integration) run_integration_suites ;;
-    esac
+  RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-tests.XXXXXX")
+  mkdir -p "$RUN_DIR/servers" "$RUN_DIR/home"
+  trap cleanup EXIT
+  trap 'exit 130' INT TERM
+  # Each server's state (pid, port, data) lives in this run's folder:
+  # DBA_LAB_<SERVER>_STATE, as tests/servers/*.sh read it.
+  for dir in "$ROOT"/tests/integration/*/; do
+    [[ -d "$dir" ]] || continue
+    server=$(basename "$dir")
+    export "DBA_LAB_${server^^}_STATE=$RUN_DIR/servers/${server}.state"
   done
+
+  # The serial integration chain first, then the longest jobs: the run ends
+  # when its last job does.
+  for suite in integration lint bats snippets unit; do
+    [[ " ${suites[*]} " == *" ${suite} "* ]] && add_jobs "$suite"
+  done
+  run_jobs "$jobs"
 
   printf '%d passed, %d failed, %d skipped\n' "$PASSED" "$FAILED" "$SKIPPED"
   ((FAILED == 0))

@@ -28,6 +28,19 @@ setup() {
   [ ! -e "$DBA_LAB_MONGOD_STATE/replset" ]
 }
 
+@test "build (what tests/run.sh calls before start): nothing to build, exit 77 without binaries" {
+  run --separate-stderr "$SERVER" build
+  [ "$status" -eq 77 ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  assert_equal "$output" ""
+}
+
+@test "build succeeds quietly when binaries are found" {
+  DBA_LAB_MONGODB_BINARIES="$FAKE_BIN" run --separate-stderr "$SERVER" build
+  assert_success
+  assert_equal "$output" ""
+}
+
 @test "bin: DBA_LAB_MONGODB_BINARIES is used as it is" {
   DBA_LAB_MONGODB_BINARIES="$FAKE_BIN" run --separate-stderr "$SERVER" bin
   assert_success

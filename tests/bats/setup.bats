@@ -3,6 +3,28 @@
 
 setup() {
   load test_helper
+  # npm, pip and mongosh keep caches and config under HOME: never the user's.
+  export HOME="${BATS_TEST_TMPDIR}/home"
+  mkdir -p "$HOME"
+}
+
+teardown() {
+  [[ -z "${SHARED_DIR:-}" ]] || rm -rf "$SHARED_DIR"
+}
+
+# Runs a command as user 65534 (nobody), as setpriv does.
+as_nobody() {
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# A copy of setup/install.sh in a folder every user can reach and only root
+# can write to: the checkout's own parents may be private (/root, mktemp -d),
+# and then another user cannot even start the script.
+shared_checkout() {
+  SHARED_DIR=$(mktemp -d /tmp/dba-lab-setup-test.XXXXXX)
+  mkdir -p "${SHARED_DIR}/checkout/setup"
+  cp "${DBA_LAB_ROOT}/setup/install.sh" "${SHARED_DIR}/checkout/setup/"
+  chmod -R a+rX "$SHARED_DIR"
 }
 
 # A PATH holding every command of the usual ones except those named.
@@ -78,10 +100,11 @@ path_without() {
 @test "a user who cannot write to the checkout gets a one-line reason" {
   [[ $EUID -eq 0 ]] || skip "needs root to switch to an unprivileged user"
   command -v setpriv >/dev/null || skip "needs setpriv"
-  run setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$BATS_TEST_TMPDIR" \
-    "${DBA_LAB_ROOT}/setup/install.sh"
+  as_nobody node --version >/dev/null 2>&1 || skip "user 65534 cannot run node ($(command -v node))"
+  shared_checkout
+  run as_nobody env HOME="${SHARED_DIR}/home" "${SHARED_DIR}/checkout/setup/install.sh"
   assert_failure 1
-  assert_output "setup: cannot write to ${DBA_LAB_ROOT}: run setup as the checkout's owner"
+  assert_output "setup: cannot write to ${SHARED_DIR}/checkout: run setup as the checkout's owner"
 }
 
 # --- the Node.js the installed packages need (package.json "engines")

@@ -5,6 +5,7 @@
 #   tests/servers/mongod.sh install X.Y    install MongoDB X.Y (or X.Y.Z) with m under .tools/m
 #                                          (needs the network); prints its bin folder
 #   tests/servers/mongod.sh bin            the bin folder of the binaries found
+#   tests/servers/mongod.sh build          nothing to build: finds the binaries (exit 77 without)
 #   tests/servers/mongod.sh start [LAYOUT] start LAYOUT on free loopback ports; prints its URI
 #   tests/servers/mongod.sh uri [LAYOUT]   the URI of the running LAYOUT
 #   tests/servers/mongod.sh stop [LAYOUT]  stop it (every layout when none is named), delete its data
@@ -28,7 +29,7 @@ readonly STATE_ROOT="${DBA_LAB_MONGOD_STATE:-${ROOT}/.tools/mongod-test}"
 source "${ROOT}/playbooks/lib/playbook.sh"
 
 usage() {
-  sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 fail() {
@@ -227,6 +228,12 @@ main() {
       framework_init
       find_binaries
       printf '%s\n' "$BIN_DIR"
+      ;;
+    # tests/run.sh builds every server before starting it; there is nothing
+    # to build here, only binaries to find (exit 77 when there are none).
+    build)
+      framework_init
+      find_binaries
       ;;
     start) start "${1:-replset}" ;;
     uri) running_uri "${1:-replset}" || fail "the ${1:-replset} layout is not running (tests/servers/mongod.sh start ${1:-replset})" ;;
