@@ -123,6 +123,7 @@ run_job() {
   local kind="$1" arg="$2"
   case "$kind" in
     lint) "$ROOT/tests/lint.sh" ;;
+    lint-workflows) "$ROOT/tests/lint-workflows.sh" ;;
     unit-node) node_unit_tap ;;
     unit-python) pytest_tap ;;
     snippet) mongosh_tap --nodb "$arg" ;;
@@ -166,7 +167,10 @@ add_integration_jobs() {
 add_jobs() {
   local suite="$1" file
   case "$suite" in
-    lint) add_job lint lint "" ;;
+    lint)
+      add_job lint lint ""
+      add_job lint/workflows lint-workflows ""
+      ;;
     unit)
       if [[ -n "$(find "$ROOT/tests/unit" -name '*.test.js' -type f 2>/dev/null | head -n 1)" ]]; then
         add_job unit/node unit-node ""
