@@ -118,6 +118,9 @@ pb::summary() {
   pb::info "verdicts: ${counts:-none}"
   if ((PB_DRY_RUN)); then
     pb::info "dry run: nothing was changed"
+  elif [[ -f "${PB_REPORT_DIR}/report.html" ]]; then
+    # The page people open first; report.md sits beside it for diffs and tools.
+    pb::info "report: ${PB_REPORT_DIR}/report.html (and report.md)"
   elif [[ -f "${PB_REPORT_DIR}/report.md" ]]; then
     pb::info "report: ${PB_REPORT_DIR}/report.md"
   fi

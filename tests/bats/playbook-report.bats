@@ -25,6 +25,12 @@ records() {
   assert_output $'"step","docs"\n"written",10\n"counted",10'
 }
 
+@test "the closing summary points at report.html, the page to open" {
+  run "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
+  assert_line --partial "report: ${REPORT}/report.html (and report.md)"
+}
+
 @test "results.json has the environment: host, CPU, memory, tools, topology, scale" {
   run "$DEMO" --topology none --scale medium --report-dir "$REPORT"
   assert_success
