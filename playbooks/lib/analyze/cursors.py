@@ -11,8 +11,12 @@ from array import array
 import orjson
 
 from . import legacy, logv2
-from .common import Bad, Unparsable, earlier, human_bytes, seq_of, table
+from .common import UNKNOWN_TIME, Bad, Unparsable, earlier, human_bytes, seq_of, table
+from .logv2 import ATOMIC, CURSOR_LINE
+from .source import matching_lines_any
 from .timecodec import Times
+
+CURSOR_LINE_FINDITER = CURSOR_LINE.finditer
 
 NEEDLE = b"cursorid"
 NSTATS = 7  # commands, getMores, nreturned, docsExamined, keysExamined, bytesRead, durationMillis
@@ -36,6 +40,8 @@ class Table:
         self.name_ids = {}
         self.clock = Times()
         self.bad = Bad()
+        self._bnames = {}     # caches of the fast path: name bytes -> name id,
+        self._minutes = {}    # minute -> (zone, template, key, hms)
 
     def __len__(self):
         return len(self.ids)
@@ -145,6 +151,155 @@ class Table:
         if ev is not None:
             self.add(ev, seq_of(src, offset), fmt)
 
+    def feed_span(self, src, buf, start, end, base, needles):
+        """Every line of buf[start:end] (whole lines; buf starts at stream
+        offset base): the lines logv2.CURSOR_LINE matches are read from the
+        match alone, every other line that holds a needle goes to feed."""
+        ids, stats, times, codes = self.ids, self.stats, self.times, self.codes
+        index, mask = self.index, self.mask
+        minutes = self._minutes
+        bnames = self._bnames
+        seq0 = (src << 48) + base
+        change_streams = buf.find(b"$changeStream", start, end) != -1
+        check_tail = not ATOMIC
+        matched = 0
+        pos = start
+        for m in CURSOR_LINE_FINDITER(buf, start, end):
+            at = m.start()
+            if at != pos:
+                if at and buf[at - 1] != 10:
+                    continue  # not a line start: left in the gap for feed
+                self._feed_lines(src, buf, pos, at, base, needles)
+                pos = at  # a line skipped below stays in the next gap
+            minute, sec, milli, zone, ns, name, cid, keys, docs, nret, read, dur = m.groups()
+            if cid is None:
+                if buf.find(b'"cursorid":', m.end(6), m.end()) == -1:
+                    pos = m.end() + 1  # a whole slow query line without a cursor
+                    matched += 1
+                continue
+            if check_tail and buf.find(b'"cursorid":', m.end(7), m.end()) != -1:
+                continue
+            flags = F_JSON
+            if name == b"getMore":
+                getmore = True
+                region = m.end(6)
+                o = buf.find(b'"originatingCommand":{"', region, m.start(7))
+                if o == -1:
+                    origin = None
+                else:
+                    region = o + 23
+                    origin = buf[region:buf.find(b'"', region)]
+            else:
+                getmore = False
+                origin = name
+                region = m.end(6)
+            if change_streams and buf.find(b'"$changeStream"', region, m.start(7)) != -1:
+                if buf.find(b'"pipeline":[{"$changeStream":', region, m.start(7)) == -1:
+                    continue  # left in the gap: the full parse finds the stage
+                if origin == b"aggregate":
+                    flags = F_JSON | F_CHANGE_STREAM
+            pos = m.end() + 1
+            matched += 1
+            cid = int(cid)
+            if not cid:
+                continue
+            # Time: the minute's template, key and h:m from a cache; the
+            # seconds and milliseconds added (SSmmm is ms since the minute).
+            cached = minutes.get(minute)
+            if cached is None or cached[0] != zone:
+                cached = self._minute(minute, zone)
+            sm = int(sec + milli)
+            key = cached[2] + sm
+            h = hash(cid)
+            h = (h ^ (h >> 23)) & mask
+            s = index[h]
+            while s != -1:
+                if ids[s] == cid:
+                    break
+                h = (h + 1) & mask
+                s = index[h]
+            if s == -1:
+                if (len(ids) + 1) * 2 > len(index):
+                    self._grow()
+                    index, mask = self.index, self.mask
+                    h = -self.slot(cid) - 1
+                s = index[h] = len(ids)
+                nid = bnames.get(ns)
+                if nid is None:
+                    nid = self._bname(ns)
+                ids.append(cid)
+                seq = seq0 + at
+                hms = cached[3] + sm
+                times.extend((key, seq, key, seq))
+                if getmore:
+                    stats.extend((1, 1, int(nret), int(docs), int(keys), int(read or 0), int(dur)))
+                    codes.extend((nid, -1 if origin is None else self._bname(origin), flags,
+                                  cached[1], hms, cached[1], hms))
+                else:
+                    stats.extend((1, 0, int(nret), int(docs), int(keys), int(read or 0), int(dur)))
+                    codes.extend((nid, self._bname(origin), flags | F_OPENER,
+                                  cached[1], hms, cached[1], hms))
+                continue
+            t = s * NTIMES
+            c = s * NCODES
+            k = times[t + 2]
+            if k < key if (k != key and k != UNKNOWN_TIME) else times[t + 3] < seq0 + at:
+                times[t + 2] = key  # the usual case: a line after the last one seen
+                times[t + 3] = seq0 + at
+                codes[c + 5] = cached[1]
+                codes[c + 6] = cached[3] + sm
+            k = times[t]
+            if key < k if (k != key and k != UNKNOWN_TIME) else seq0 + at < times[t + 1]:
+                times[t] = key
+                times[t + 1] = seq0 + at
+                codes[c + 3] = cached[1]
+                codes[c + 4] = cached[3] + sm
+            b = s * NSTATS
+            stats[b] += 1
+            stats[b + 2] += int(nret)
+            stats[b + 3] += int(docs)
+            stats[b + 4] += int(keys)
+            if read is not None:
+                stats[b + 5] += int(read)
+            stats[b + 6] += int(dur)
+            if getmore:
+                stats[b + 1] += 1
+                if origin is not None and codes[c + 1] == -1:
+                    codes[c + 1] = self._bname(origin)
+                if flags != F_JSON or not codes[c + 2] & F_JSON:
+                    codes[c + 2] |= flags
+            else:
+                codes[c + 1] = self._bname(origin)
+                codes[c + 2] |= flags | F_OPENER
+        self.bad.matched += matched
+        if pos < end:
+            self._feed_lines(src, buf, pos, end, base, needles)
+
+    def _feed_lines(self, src, buf, start, end, base, needles):
+        for needle in needles:
+            if buf.find(needle, start, end) != -1:
+                break
+        else:
+            return
+        feed = self.feed
+        for offset, line in matching_lines_any((buf[start:end],), needles, base + start):
+            feed(src, offset, line)
+
+    def _bname(self, text):
+        nid = self._bnames.get(text)
+        if nid is None:
+            nid = self._bnames[text] = self._name(text.decode())
+        return nid
+
+    def _minute(self, minute, zone):
+        """(zone, template id, key and hms of the minute's start) for the
+        fast path, from the slow encoder once per minute of log."""
+        if len(self._minutes) > 100000:
+            self._minutes.clear()
+        tid, hms, key = self.clock.encode((minute + b":00.000" + zone).decode())
+        cached = self._minutes[minute] = (zone, tid, key, hms)
+        return cached
+
     def merge(self, other):
         """Folds another scan's table (a later part of the input) into this one."""
         self.bad.merge(other.bad)
@@ -248,8 +403,11 @@ class Table:
 
 def _hash(value):
     # Cursor ids are random 63-bit numbers on modern servers, but not on all:
-    # mix the high bits in so that small sequential ids spread too.
-    return (value ^ (value >> 29) ^ (value >> 47)) * 0x9E3779B1 >> 7
+    # the high bits are folded in so that ids differing only there spread
+    # too (hash() of an int is the int modulo 2**61 - 1, computed in C).
+    # feed_span has this inlined.
+    h = hash(value)
+    return h ^ (h >> 23)
 
 
 def new_state():
