@@ -17,6 +17,7 @@ import orjson
 
 from . import legacy, logv2
 from .common import Bad, Unparsable, as_int, first_key, percentile, table
+from .source import matching_lines_any
 
 WHAT = "slow query"
 OPS = {"query", "getmore", "update", "remove"}
@@ -25,6 +26,11 @@ COLLAPSING = {"$in", "$gt", "$gte", "$lt", "$lte", "$exists"}
 EXTENDED_JSON = {"$oid", "$date", "$numberLong", "$numberInt", "$numberDouble", "$numberDecimal",
                  "$binary", "$timestamp", "$regularExpression", "$uuid", "$minKey", "$maxKey",
                  "$undefined", "$symbol", "$code", "$dbPointer", "$regex"}
+
+
+OPS_B = {op.encode() for op in OPS}
+COMMANDS_B = {name.encode() for name in COMMANDS}
+SLOW_QUERY_FINDITER = logv2.SLOW_QUERY_LINE.finditer
 
 
 def needles(source):
@@ -325,6 +331,42 @@ class State:
             return
         if ev is not None:
             self.add(ev)
+
+    def feed_span(self, src, buf, start, end, base, needles):
+        """Every line of buf[start:end] (whole lines; buf starts at stream
+        offset base): whole slow query lines of an operation the report does
+        not count (logv2.SLOW_QUERY_LINE tells them by type and command name)
+        are counted as matched and passed over; every other line that holds
+        a needle goes to feed, found without a per-line search where the
+        regex matched it."""
+        pos = start
+        passed = 0
+        feed = self.feed
+        for m in SLOW_QUERY_FINDITER(buf, start, end):
+            at = m.start()
+            if at and buf[at - 1] != 10:
+                continue  # not a line start: left in the gap for feed
+            if at != pos:
+                self._feed_lines(src, buf, pos, at, base, needles)
+            pos = m.end() + 1
+            kind, name = m.group(5, 7)
+            if (name.lower() in COMMANDS_B) if kind == b"command" else (kind in OPS_B):
+                feed(src, base + at, buf[at:m.end()].rstrip(b"\r"))
+            else:
+                passed += 1
+        if pos < end:
+            self._feed_lines(src, buf, pos, end, base, needles)
+        self.bad.matched += passed
+
+    def _feed_lines(self, src, buf, start, end, base, needles):
+        for needle in needles:
+            if buf.find(needle, start, end) != -1:
+                break
+        else:
+            return
+        feed = self.feed
+        for offset, line in matching_lines_any((buf[start:end],), needles, base + start):
+            feed(src, offset, line)
 
     def add(self, ev):
         ns, name, shape, ms, keys, docs, nreturned, plan, fmt = ev
