@@ -376,9 +376,9 @@ class Table:
     def order(self):
         """Slots slowest first (then by id), sorted on one integer each so that
         a log of distinct cursors needs no per-row objects to be sorted."""
-        stats, ids = self.stats, self.ids
-        return sorted(range(len(ids)),
-                      key=lambda s: (-stats[s * NSTATS + 6] << 65) | (ids[s] + (1 << 63)))
+        offset = 1 << 63
+        keys = [(-d << 65) | (i + offset) for d, i in zip(self.stats[6::NSTATS], self.ids)]
+        return sorted(range(len(keys)), key=keys.__getitem__)
 
     def row(self, s):
         st = self.stats[s * NSTATS:(s + 1) * NSTATS]
@@ -427,15 +427,65 @@ def found(state):
 WHAT = "cursor"
 
 
+_JSON_ROW = ('{"record":"cursor","cursorId":"%d","ns":%s,"originatingCommand":%s,"changeStream":%s,'
+             '"commands":%d,"getMores":%d,"nreturned":%d,"docsExamined":%d,"keysExamined":%d,'
+             '"bytesRead":%d,"durationMillis":%d,"firstTime":%s,"lastTime":%s,"format":%s}\n')
+
+
+def _json_times(clock):
+    """A function (template id, hms) -> the time as a JSON value, with each
+    template escaped once (a log has few) instead of once per row."""
+    parts = []
+    for template in clock.templates:
+        text = orjson.dumps(template).decode()
+        marks = text.count("\\u0000") + text.count("\\u0001")
+        parts.append(text.split("\\u000", 1) if marks == 1 and "\\\\" not in text else None)
+
+    def as_json(tid, hms):
+        if tid < 0:
+            return "null"
+        part = parts[tid]
+        if part is None or hms < 0:
+            return orjson.dumps(clock.decode(tid, hms)).decode()
+        pre, post = part
+        if post[0] == "0":
+            return "%s%02d:%02d:%02d.%03d%s" % (pre, hms // 10000000, hms // 100000 % 100,
+                                              hms // 1000 % 100, hms % 1000, post[1:])
+        return "%s%02d:%02d:%02d%s" % (pre, hms // 10000000, hms // 100000 % 100, hms // 1000 % 100,
+                                       post[1:])
+    return as_json
+
+
+def _output_json(state, out):
+    """The rows as JSON Lines, the bytes orjson.dumps(row) would give, made
+    with one string format per row (a log of distinct cursors has as many
+    rows as lines)."""
+    names = [orjson.dumps(n).decode() for n in state.names]
+    time_json = _json_times(state.clock)
+    formats = {}
+    for flags in range(16):
+        kinds = [f for bit, f in ((F_JSON, "json"), (F_TEXT, "text")) if flags & bit]
+        formats[flags] = orjson.dumps("+".join(kinds)).decode()
+    ids, stats, codes = state.ids, state.stats, state.codes
+    chunk = []
+    for s in state.order():
+        b, c = s * NSTATS, s * NCODES
+        flags = codes[c + 2]
+        chunk.append(_JSON_ROW % (
+            ids[s], names[codes[c]], names[codes[c + 1]] if codes[c + 1] >= 0 else "null",
+            "true" if flags & F_CHANGE_STREAM else "false",
+            stats[b], stats[b + 1], stats[b + 2], stats[b + 3], stats[b + 4], stats[b + 5], stats[b + 6],
+            time_json(codes[c + 3], codes[c + 4]), time_json(codes[c + 5], codes[c + 6]),
+            formats[flags & (F_JSON | F_TEXT)]))
+        if len(chunk) >= 4096:
+            out.write("".join(chunk))
+            chunk = []
+    out.write("".join(chunk))
+
+
 def output(state, as_json, out):
     if as_json:
-        dumps = orjson.dumps
-        write = out.write
-        for s in state.order():
-            record = {"record": "cursor"}
-            record.update(state.row(s))
-            record["cursorId"] = str(record["cursorId"])
-            write(dumps(record).decode() + "\n")
+        _output_json(state, out)
         return
     if not len(state):
         return

@@ -245,3 +245,24 @@ def test_fast_and_line_parts_merge_to_one_pass():
     merged.merge(first)
     merged.merge(second)
     assert merged.rows() == whole
+
+
+def test_json_lines_are_what_orjson_gives_for_each_row():
+    import io
+
+    import orjson
+    table = cursors.Table()
+    stamps = ["2022-03-02T06:47:26.367-05:00", "Mon Aug  5 20:21:16", "Thu Oct  6 11:28:42.556", None,
+              'odd "stamp" \\ 06:47:26.367', "no clock at all"]
+    for i, stamp in enumerate(stamps):
+        table.add((-5 + i if i else 2 ** 63 - 1, 'a."b"', "find", None if i == 2 else "find", i == 1,
+                   1, 2, 3, 4, i, stamp), i, 2 if i % 2 else 4)
+    out = io.StringIO()
+    cursors.output(table, True, out)
+    expected = ""
+    for row in table.rows():
+        record = {"record": "cursor"}
+        record.update(row)
+        record["cursorId"] = str(record["cursorId"])
+        expected += orjson.dumps(record).decode() + "\n"
+    assert out.getvalue() == expected
