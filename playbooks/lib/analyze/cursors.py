@@ -59,9 +59,10 @@ class Table:
             size *= 2
         self.index = array("i", [-1]) * size
         self.mask = mask = size - 1
-        index, ids = self.index, self.ids
-        for slot in range(len(ids)):
-            h = _hash(ids[slot]) & mask
+        index = self.index
+        for slot, cid in enumerate(self.ids):
+            h = hash(cid)
+            h = (h ^ (h >> 23)) & mask  # _hash, inlined: this runs once per cursor per doubling
             while index[h] != -1:
                 h = (h + 1) & mask
             index[h] = slot
@@ -311,9 +312,12 @@ class Table:
         tmpl = self.clock.remap(other.clock) + [-1]  # [-1]: no time
         names = [self._name(n) for n in other.names] + [-1]  # [-1]: no origin
         shared, fresh = [], []
-        slot = self.slot
-        for s, cid in enumerate(other.ids):
-            (shared if slot(cid) >= 0 else fresh).append(s)
+        if self.ids:
+            slot = self.slot
+            for s, cid in enumerate(other.ids):
+                (shared if slot(cid) >= 0 else fresh).append(s)
+        else:
+            fresh = list(range(len(other.ids)))
         # Cursors only the other part saw (all of them, when ids are
         # distinct) are appended in bulk; the few seen by both are folded.
         if len(fresh) == len(other.ids):
@@ -471,11 +475,13 @@ def _output_json(state, out):
     for s in state.order():
         b, c = s * NSTATS, s * NCODES
         flags = codes[c + 2]
+        first = time_json(codes[c + 3], codes[c + 4])
+        # A cursor seen once (all of them in a log of distinct cursors) has
+        # its first time for last time.
+        last = first if codes[c + 3:c + 5] == codes[c + 5:c + 7] else time_json(codes[c + 5], codes[c + 6])
         chunk.append(_JSON_ROW % (
             ids[s], names[codes[c]], names[codes[c + 1]] if codes[c + 1] >= 0 else "null",
-            "true" if flags & F_CHANGE_STREAM else "false",
-            stats[b], stats[b + 1], stats[b + 2], stats[b + 3], stats[b + 4], stats[b + 5], stats[b + 6],
-            time_json(codes[c + 3], codes[c + 4]), time_json(codes[c + 5], codes[c + 6]),
+            "true" if flags & F_CHANGE_STREAM else "false", *stats[b:b + NSTATS], first, last,
             formats[flags & (F_JSON | F_TEXT)]))
         if len(chunk) >= 4096:
             out.write("".join(chunk))
