@@ -105,8 +105,9 @@ def test_groups_and_counts_agree_with_mloginfo(name):
 
 # ---------------------------------------------------------------- fast path --
 # feed_span passes over the whole slow query lines the report does not count
-# (getMore and other commands) by their type and command name alone, and
-# feeds every other line: the groups must be those of feed alone.
+# (getMore and other commands) by their type and command name alone, parses
+# the counted ones it matched itself, and feeds every other line: the groups
+# must be those of feed alone.
 
 def _slow(kind, cmd, tail=b'"keysExamined":3,"docsExamined":40,"nreturned":4,"durationMillis":9'):
     return (b'{"t":{"$date":"2024-05-01T00:00:01.002+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   '
@@ -141,11 +142,11 @@ def _compare(lines):
     return spy
 
 
-def test_getmore_and_other_commands_are_passed_over_unparsed():
+def test_the_usual_lines_never_reach_feed_and_group_alike():
     lines = [_slow(b"command", FIND), _slow(b"command", GETMORE), _slow(b"command", b'{"hello":1}'),
              _slow(b"insert", b'{"insert":"orders"}'), _slow(b"update", b'{"q":{"a":1},"u":{"b":2}}')]
     spy = _compare(lines)
-    assert spy.fed == [lines[0], lines[4]]
+    assert spy.fed == []
     assert [(r["operation"], r["count"]) for r in queries.rows(spy)] == [("find", 1), ("update", 1)]
 
 
@@ -154,5 +155,11 @@ def test_lines_the_regex_does_not_read_still_reach_feed():
     escaped = _slow(b"command", GETMORE).replace(b'"ns":"shop.orders"', b'"ns":"shop.or\\"ders"')
     lines = [cut, escaped, _slow(b"command", FIND), b"x" + _slow(b"command", FIND)]
     spy = _compare(lines)
-    assert spy.fed == [cut, escaped, lines[2], lines[3]]
+    assert spy.fed == [cut, escaped, lines[3]]
     assert spy.bad.unparsable == 1  # the cut line (the "x..." one is no log line)
+
+
+def test_a_matched_line_that_is_not_json_is_fed_and_counted_unparsable():
+    broken = _slow(b"command", b'{"find":"orders","filter":{"a":1,}}')
+    spy = _compare([broken, _slow(b"command", FIND)])
+    assert spy.fed == [broken] and spy.bad.unparsable == 1
