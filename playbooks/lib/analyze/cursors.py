@@ -13,7 +13,7 @@ import orjson
 from . import legacy, logv2
 from .common import UNKNOWN_TIME, Bad, Unparsable, earlier, human_bytes, seq_of, table
 from .logv2 import ATOMIC, CURSOR_LINE
-from .source import matching_lines_any
+from .source import matching_lines_any, sparse
 from .timecodec import Times
 
 CURSOR_LINE_FINDITER = CURSOR_LINE.finditer
@@ -156,6 +156,9 @@ class Table:
         """Every line of buf[start:end] (whole lines; buf starts at stream
         offset base): the lines logv2.CURSOR_LINE matches are read from the
         match alone, every other line that holds a needle goes to feed."""
+        if sparse(buf, start, end, needles):
+            self._feed_lines(src, buf, start, end, base, needles)
+            return
         ids, stats, times, codes = self.ids, self.stats, self.times, self.codes
         index, mask = self.index, self.mask
         minutes = self._minutes

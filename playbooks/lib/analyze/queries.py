@@ -17,7 +17,7 @@ import orjson
 
 from . import legacy, logv2
 from .common import Bad, Unparsable, as_int, first_key, percentile, table
-from .source import matching_lines_any
+from .source import matching_lines_any, sparse
 
 WHAT = "slow query"
 OPS = {"query", "getmore", "update", "remove"}
@@ -347,6 +347,9 @@ class State:
         are counted as matched and passed over; every other line that holds
         a needle goes to feed, found without a per-line search where the
         regex matched it."""
+        if sparse(buf, start, end, needles):
+            self._feed_lines(src, buf, start, end, base, needles)
+            return
         pos = start
         matched = 0
         feed, add = self.feed, self.add

@@ -223,6 +223,15 @@ def line_spans(blocks, base=0):
         yield carry, 0, len(carry), base - len(carry)
 
 
+def sparse(buf, start, end, needles, sample=1 << 16):
+    """Do fewer than one line in four of the start of buf[start:end] hold a
+    needle? Then a regex over the block costs more than it saves: it tries
+    every line, and the lines that matter are few."""
+    stop = min(end, start + sample)
+    hits = sum(buf.count(needle, start, stop) for needle in needles)
+    return hits * 4 < buf.count(b"\n", start, stop)
+
+
 def line_numbers(path, offsets):
     """Line numbers (1-based) of byte offsets of a plain file, in one pass
     that stops at the last offset."""

@@ -266,3 +266,12 @@ def test_json_lines_are_what_orjson_gives_for_each_row():
         record["cursorId"] = str(record["cursorId"])
         expected += orjson.dumps(record).decode() + "\n"
     assert out.getvalue() == expected
+
+
+def test_a_sparse_block_goes_line_by_line_and_reads_alike():
+    noise = [b'{"t":{"$date":"2024-05-01T00:00:01.002+00:00"},"s":"I",  "c":"NETWORK",  "id":22943,   '
+             b'"ctx":"listener","msg":"Connection accepted","attr":{"connectionId":%d}}' % i for i in range(40)]
+    lines = noise + USUAL
+    table = feed_block(lines)
+    assert len(table.fed) == len(USUAL)
+    assert table.rows() == feed_lines(cursors.Table(), lines).rows()
