@@ -347,7 +347,9 @@ class State:
         are counted as matched and passed over; every other line that holds
         a needle goes to feed, found without a per-line search where the
         regex matched it."""
-        if sparse(buf, start, end, needles):
+        if sparse(buf, start, end, needles) or sparse(buf, start, end, (b'"command":{"getMore":',)):
+            # Few slow queries, or few that the report passes over (a log
+            # of finds): the regex would cost more than it saves.
             self._feed_lines(src, buf, start, end, base, needles)
             return
         pos = start

@@ -144,7 +144,8 @@ def _compare(lines):
 
 def test_the_usual_lines_never_reach_feed_and_group_alike():
     lines = [_slow(b"command", FIND), _slow(b"command", GETMORE), _slow(b"command", b'{"hello":1}'),
-             _slow(b"insert", b'{"insert":"orders"}'), _slow(b"update", b'{"q":{"a":1},"u":{"b":2}}')]
+             _slow(b"insert", b'{"insert":"orders"}'), _slow(b"update", b'{"q":{"a":1},"u":{"b":2}}'),
+             _slow(b"command", GETMORE), _slow(b"command", GETMORE)]
     spy = _compare(lines)
     assert spy.fed == []
     assert [(r["operation"], r["count"]) for r in queries.rows(spy)] == [("find", 1), ("update", 1)]
@@ -161,5 +162,11 @@ def test_lines_the_regex_does_not_read_still_reach_feed():
 
 def test_a_matched_line_that_is_not_json_is_fed_and_counted_unparsable():
     broken = _slow(b"command", b'{"find":"orders","filter":{"a":1,}}')
-    spy = _compare([broken, _slow(b"command", FIND)])
+    spy = _compare([broken, _slow(b"command", FIND), _slow(b"command", GETMORE)])
     assert spy.fed == [broken] and spy.bad.unparsable == 1
+
+
+def test_a_block_of_counted_finds_goes_line_by_line():
+    # Nothing to pass over: the regex would only add its own cost.
+    lines = [_slow(b"command", FIND)] * 8 + [_slow(b"command", GETMORE)]
+    assert len(_compare(lines).fed) == 9  # every line, as without the regex
