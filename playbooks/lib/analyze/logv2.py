@@ -64,11 +64,16 @@ _HEAD = (
 # lines the report does not count (getMore and other commands: half of a
 # log at slowms 0) are passed over without a parse.
 SLOW_QUERY_LINE = re.compile(_HEAD + rb'.*"durationMillis":\d+\}\}\r?$', re.M)
-CURSOR_LINE = re.compile(
-    _HEAD.replace(b'"type":"([a-z]+)"', b'"type":"[a-z]+"')
-    + (rb'(?:(?>.*"cursorid":)' if ATOMIC else rb'(?:.*"cursorid":')
-    + rb'(\d+),"keysExamined":(\d+),"docsExamined":(\d+),[^{}\n]*"nreturned":(\d+),)?'
-    rb'(?:.*"storage":\{"data":\{"bytesRead":(\d+))?.*"durationMillis":(\d+)\}\}\r?$', re.M)
+def cursor_line(atomic):
+    """CURSOR_LINE, with or without the atomic group (for tests of both)."""
+    return re.compile(
+        _HEAD.replace(b'"type":"([a-z]+)"', b'"type":"[a-z]+"')
+        + (rb'(?:(?>.*"cursorid":)' if atomic else rb'(?:.*"cursorid":')
+        + rb'(\d+),"keysExamined":(\d+),"docsExamined":(\d+),[^{}\n]*"nreturned":(\d+),)?'
+        rb'(?:.*"storage":\{"data":\{"bytesRead":(\d+))?.*"durationMillis":(\d+)\}\}\r?$', re.M)
+
+
+CURSOR_LINE = cursor_line(ATOMIC)
 
 
 def parse(line):

@@ -275,3 +275,13 @@ def test_a_sparse_block_goes_line_by_line_and_reads_alike():
     table = feed_block(lines)
     assert len(table.fed) == len(USUAL)
     assert table.rows() == feed_lines(cursors.Table(), lines).rows()
+
+
+def test_without_atomic_groups_a_later_cursorid_sends_the_line_to_the_full_parse(monkeypatch):
+    # Python before 3.11 has no (?>...): feed_span checks the tail instead.
+    from analyze import logv2
+    monkeypatch.setattr(cursors, "ATOMIC", False)
+    monkeypatch.setattr(cursors, "CURSOR_LINE_FINDITER", logv2.cursor_line(False).finditer)
+    test_the_usual_lines_are_read_by_the_regex_alone()
+    test_a_user_cursorid_in_the_filter_is_not_taken_for_the_metric()
+    test_a_tail_in_another_order_goes_to_the_full_parse()
