@@ -11,8 +11,12 @@ from array import array
 import orjson
 
 from . import legacy, logv2
-from .common import Bad, Unparsable, earlier, human_bytes, seq_of, table
+from .common import UNKNOWN_TIME, Bad, Unparsable, earlier, human_bytes, seq_of, table
+from .logv2 import ATOMIC, CURSOR_LINE
+from .source import matching_lines_any, sparse
 from .timecodec import Times
+
+CURSOR_LINE_FINDITER = CURSOR_LINE.finditer
 
 NEEDLE = b"cursorid"
 NSTATS = 7  # commands, getMores, nreturned, docsExamined, keysExamined, bytesRead, durationMillis
@@ -36,6 +40,8 @@ class Table:
         self.name_ids = {}
         self.clock = Times()
         self.bad = Bad()
+        self._bnames = {}     # caches of the fast path: name bytes -> name id,
+        self._minutes = {}    # minute -> (zone, template, key, hms)
 
     def __len__(self):
         return len(self.ids)
@@ -53,9 +59,10 @@ class Table:
             size *= 2
         self.index = array("i", [-1]) * size
         self.mask = mask = size - 1
-        index, ids = self.index, self.ids
-        for slot in range(len(ids)):
-            h = _hash(ids[slot]) & mask
+        index = self.index
+        for slot, cid in enumerate(self.ids):
+            h = hash(cid)
+            h = (h ^ (h >> 23)) & mask  # _hash, inlined: this runs once per cursor per doubling
             while index[h] != -1:
                 h = (h + 1) & mask
             index[h] = slot
@@ -145,6 +152,158 @@ class Table:
         if ev is not None:
             self.add(ev, seq_of(src, offset), fmt)
 
+    def feed_span(self, src, buf, start, end, base, needles):
+        """Every line of buf[start:end] (whole lines; buf starts at stream
+        offset base): the lines logv2.CURSOR_LINE matches are read from the
+        match alone, every other line that holds a needle goes to feed."""
+        if sparse(buf, start, end, needles):
+            self._feed_lines(src, buf, start, end, base, needles)
+            return
+        ids, stats, times, codes = self.ids, self.stats, self.times, self.codes
+        index, mask = self.index, self.mask
+        minutes = self._minutes
+        bnames = self._bnames
+        seq0 = (src << 48) + base
+        change_streams = buf.find(b"$changeStream", start, end) != -1
+        check_tail = not ATOMIC
+        matched = 0
+        pos = start
+        for m in CURSOR_LINE_FINDITER(buf, start, end):
+            at = m.start()
+            if at != pos:
+                if at and buf[at - 1] != 10:
+                    continue  # not a line start: left in the gap for feed
+                self._feed_lines(src, buf, pos, at, base, needles)
+                pos = at  # a line skipped below stays in the next gap
+            minute, sec, milli, zone, ns, name, cid, keys, docs, nret, read, dur = m.groups()
+            if cid is None:
+                if buf.find(b'"cursorid":', m.end(6), m.end()) == -1:
+                    pos = m.end() + 1  # a whole slow query line without a cursor
+                    matched += 1
+                continue
+            if check_tail and buf.find(b'"cursorid":', m.end(7), m.end()) != -1:
+                continue
+            flags = F_JSON
+            if name == b"getMore":
+                getmore = True
+                region = m.end(6)
+                o = buf.find(b'"originatingCommand":{"', region, m.start(7))
+                if o == -1:
+                    origin = None
+                else:
+                    region = o + 23
+                    origin = buf[region:buf.find(b'"', region)]
+            else:
+                getmore = False
+                origin = name
+                region = m.end(6)
+            if change_streams and buf.find(b'"$changeStream"', region, m.start(7)) != -1:
+                if buf.find(b'"pipeline":[{"$changeStream":', region, m.start(7)) == -1:
+                    continue  # left in the gap: the full parse finds the stage
+                if origin == b"aggregate":
+                    flags = F_JSON | F_CHANGE_STREAM
+            pos = m.end() + 1
+            matched += 1
+            cid = int(cid)
+            if not cid:
+                continue
+            # Time: the minute's template, key and h:m from a cache; the
+            # seconds and milliseconds added (SSmmm is ms since the minute).
+            cached = minutes.get(minute)
+            if cached is None or cached[0] != zone:
+                cached = self._minute(minute, zone)
+            sm = int(sec + milli)
+            key = cached[2] + sm
+            h = hash(cid)
+            h = (h ^ (h >> 23)) & mask
+            s = index[h]
+            while s != -1:
+                if ids[s] == cid:
+                    break
+                h = (h + 1) & mask
+                s = index[h]
+            if s == -1:
+                if (len(ids) + 1) * 2 > len(index):
+                    self._grow()
+                    index, mask = self.index, self.mask
+                    h = -self.slot(cid) - 1
+                s = index[h] = len(ids)
+                nid = bnames.get(ns)
+                if nid is None:
+                    nid = self._bname(ns)
+                ids.append(cid)
+                seq = seq0 + at
+                hms = cached[3] + sm
+                times.extend((key, seq, key, seq))
+                if getmore:
+                    stats.extend((1, 1, int(nret), int(docs), int(keys), int(read or 0), int(dur)))
+                    codes.extend((nid, -1 if origin is None else self._bname(origin), flags,
+                                  cached[1], hms, cached[1], hms))
+                else:
+                    stats.extend((1, 0, int(nret), int(docs), int(keys), int(read or 0), int(dur)))
+                    codes.extend((nid, self._bname(origin), flags | F_OPENER,
+                                  cached[1], hms, cached[1], hms))
+                continue
+            t = s * NTIMES
+            c = s * NCODES
+            k = times[t + 2]
+            if k < key if (k != key and k != UNKNOWN_TIME) else times[t + 3] < seq0 + at:
+                times[t + 2] = key  # the usual case: a line after the last one seen
+                times[t + 3] = seq0 + at
+                codes[c + 5] = cached[1]
+                codes[c + 6] = cached[3] + sm
+            k = times[t]
+            if key < k if (k != key and k != UNKNOWN_TIME) else seq0 + at < times[t + 1]:
+                times[t] = key
+                times[t + 1] = seq0 + at
+                codes[c + 3] = cached[1]
+                codes[c + 4] = cached[3] + sm
+            b = s * NSTATS
+            stats[b] += 1
+            stats[b + 2] += int(nret)
+            stats[b + 3] += int(docs)
+            stats[b + 4] += int(keys)
+            if read is not None:
+                stats[b + 5] += int(read)
+            stats[b + 6] += int(dur)
+            if getmore:
+                stats[b + 1] += 1
+                if origin is not None and codes[c + 1] == -1:
+                    codes[c + 1] = self._bname(origin)
+                if flags != F_JSON or not codes[c + 2] & F_JSON:
+                    codes[c + 2] |= flags
+            else:
+                codes[c + 1] = self._bname(origin)
+                codes[c + 2] |= flags | F_OPENER
+        self.bad.matched += matched
+        if pos < end:
+            self._feed_lines(src, buf, pos, end, base, needles)
+
+    def _feed_lines(self, src, buf, start, end, base, needles):
+        for needle in needles:
+            if buf.find(needle, start, end) != -1:
+                break
+        else:
+            return
+        feed = self.feed
+        for offset, line in matching_lines_any((buf[start:end],), needles, base + start):
+            feed(src, offset, line)
+
+    def _bname(self, text):
+        nid = self._bnames.get(text)
+        if nid is None:
+            nid = self._bnames[text] = self._name(text.decode())
+        return nid
+
+    def _minute(self, minute, zone):
+        """(zone, template id, key and hms of the minute's start) for the
+        fast path, from the slow encoder once per minute of log."""
+        if len(self._minutes) > 100000:
+            self._minutes.clear()
+        tid, hms, key = self.clock.encode((minute + b":00.000" + zone).decode())
+        cached = self._minutes[minute] = (zone, tid, key, hms)
+        return cached
+
     def merge(self, other):
         """Folds another scan's table (a later part of the input) into this one."""
         self.bad.merge(other.bad)
@@ -156,9 +315,12 @@ class Table:
         tmpl = self.clock.remap(other.clock) + [-1]  # [-1]: no time
         names = [self._name(n) for n in other.names] + [-1]  # [-1]: no origin
         shared, fresh = [], []
-        slot = self.slot
-        for s, cid in enumerate(other.ids):
-            (shared if slot(cid) >= 0 else fresh).append(s)
+        if self.ids:
+            slot = self.slot
+            for s, cid in enumerate(other.ids):
+                (shared if slot(cid) >= 0 else fresh).append(s)
+        else:
+            fresh = list(range(len(other.ids)))
         # Cursors only the other part saw (all of them, when ids are
         # distinct) are appended in bulk; the few seen by both are folded.
         if len(fresh) == len(other.ids):
@@ -221,9 +383,9 @@ class Table:
     def order(self):
         """Slots slowest first (then by id), sorted on one integer each so that
         a log of distinct cursors needs no per-row objects to be sorted."""
-        stats, ids = self.stats, self.ids
-        return sorted(range(len(ids)),
-                      key=lambda s: (-stats[s * NSTATS + 6] << 65) | (ids[s] + (1 << 63)))
+        offset = 1 << 63
+        keys = [(-d << 65) | (i + offset) for d, i in zip(self.stats[6::NSTATS], self.ids)]
+        return sorted(range(len(keys)), key=keys.__getitem__)
 
     def row(self, s):
         st = self.stats[s * NSTATS:(s + 1) * NSTATS]
@@ -248,8 +410,11 @@ class Table:
 
 def _hash(value):
     # Cursor ids are random 63-bit numbers on modern servers, but not on all:
-    # mix the high bits in so that small sequential ids spread too.
-    return (value ^ (value >> 29) ^ (value >> 47)) * 0x9E3779B1 >> 7
+    # the high bits are folded in so that ids differing only there spread
+    # too (hash() of an int is the int modulo 2**61 - 1, computed in C).
+    # feed_span has this inlined.
+    h = hash(value)
+    return h ^ (h >> 23)
 
 
 def new_state():
@@ -269,15 +434,67 @@ def found(state):
 WHAT = "cursor"
 
 
+_JSON_ROW = ('{"record":"cursor","cursorId":"%d","ns":%s,"originatingCommand":%s,"changeStream":%s,'
+             '"commands":%d,"getMores":%d,"nreturned":%d,"docsExamined":%d,"keysExamined":%d,'
+             '"bytesRead":%d,"durationMillis":%d,"firstTime":%s,"lastTime":%s,"format":%s}\n')
+
+
+def _json_times(clock):
+    """A function (template id, hms) -> the time as a JSON value, with each
+    template escaped once (a log has few) instead of once per row."""
+    parts = []
+    for template in clock.templates:
+        text = orjson.dumps(template).decode()
+        marks = text.count("\\u0000") + text.count("\\u0001")
+        parts.append(text.split("\\u000", 1) if marks == 1 and "\\\\" not in text else None)
+
+    def as_json(tid, hms):
+        if tid < 0:
+            return "null"
+        part = parts[tid]
+        if part is None or hms < 0:
+            return orjson.dumps(clock.decode(tid, hms)).decode()
+        pre, post = part
+        if post[0] == "0":
+            return "%s%02d:%02d:%02d.%03d%s" % (pre, hms // 10000000, hms // 100000 % 100,
+                                              hms // 1000 % 100, hms % 1000, post[1:])
+        return "%s%02d:%02d:%02d%s" % (pre, hms // 10000000, hms // 100000 % 100, hms // 1000 % 100,
+                                       post[1:])
+    return as_json
+
+
+def _output_json(state, out):
+    """The rows as JSON Lines, the bytes orjson.dumps(row) would give, made
+    with one string format per row (a log of distinct cursors has as many
+    rows as lines)."""
+    names = [orjson.dumps(n).decode() for n in state.names]
+    time_json = _json_times(state.clock)
+    formats = {}
+    for flags in range(16):
+        kinds = [f for bit, f in ((F_JSON, "json"), (F_TEXT, "text")) if flags & bit]
+        formats[flags] = orjson.dumps("+".join(kinds)).decode()
+    ids, stats, codes = state.ids, state.stats, state.codes
+    chunk = []
+    for s in state.order():
+        b, c = s * NSTATS, s * NCODES
+        flags = codes[c + 2]
+        first = time_json(codes[c + 3], codes[c + 4])
+        # A cursor seen once (all of them in a log of distinct cursors) has
+        # its first time for last time.
+        last = first if codes[c + 3:c + 5] == codes[c + 5:c + 7] else time_json(codes[c + 5], codes[c + 6])
+        chunk.append(_JSON_ROW % (
+            ids[s], names[codes[c]], names[codes[c + 1]] if codes[c + 1] >= 0 else "null",
+            "true" if flags & F_CHANGE_STREAM else "false", *stats[b:b + NSTATS], first, last,
+            formats[flags & (F_JSON | F_TEXT)]))
+        if len(chunk) >= 4096:
+            out.write("".join(chunk))
+            chunk = []
+    out.write("".join(chunk))
+
+
 def output(state, as_json, out):
     if as_json:
-        dumps = orjson.dumps
-        write = out.write
-        for s in state.order():
-            record = {"record": "cursor"}
-            record.update(state.row(s))
-            record["cursorId"] = str(record["cursorId"])
-            write(dumps(record).decode() + "\n")
+        _output_json(state, out)
         return
     if not len(state):
         return

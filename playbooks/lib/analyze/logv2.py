@@ -21,6 +21,9 @@ releases: 24104 (namespace, newVersion, oldVersion " from version X" or "",
 durationMillis), 24103 (error), 24105 (unsharded).
 """
 
+import re
+import sys
+
 import orjson
 
 from .common import Unparsable, as_int, first_key
@@ -30,6 +33,47 @@ REFRESH_IDS = {4619901: "ok", 4619902: "unsharded", 4619903: "failed",
                24104: "ok", 24103: "failed", 24105: "unsharded"}
 
 _DATE = b'{"t":{"$date":"'
+
+# The block fast path of `cursors`: one regex over a whole block finds the
+# whole slow query lines of the usual layout and captures what the report
+# needs, with no per-line JSON parse. Groups: minute ("2024-05-01T10:07"),
+# seconds and milliseconds, zone, ns, command name, cursorid, keysExamined,
+# docsExamined, nreturned (these four None on a line without a cursor),
+# bytesRead (None without storage data), durationMillis. It is written for
+# speed with Python's re: no `^` (the
+# caller checks that a match starts a line; a leading literal lets re skip
+# ahead fast), and no group or lazy repeat around the long `.*` (either makes
+# re test every character). `.*"cursorid":` takes the last one of the line,
+# the server's (everything after it is written by the server), and is atomic
+# where re supports it (3.11+) so that a line whose tail is laid out
+# otherwise fails instead of matching a "cursorid" of the user's command;
+# before 3.11 the caller checks that no "cursorid" follows. A line matched
+# without a cursorid is one only if it has no "cursorid" at all (else its
+# tail has another layout: the caller leaves it to the full parse). A line
+# that does not match (another layout, escapes, a cut line, reordered
+# attributes) is read by cursor_fast/cursor_slow: the regex only decides how
+# fast a line is read, never whether it is.
+ATOMIC = sys.version_info >= (3, 11)
+_HEAD = (
+    rb'\{"t":\{"\$date":"(\d{4}-\d\d-\d\dT\d\d:\d\d):(\d\d)\.(\d{3})(Z|[+-]\d\d:?\d\d)"\},'
+    rb'"s":"[A-Z0-9]+", *"c":"[A-Z_]+", *"id":51803, *"ctx":"[^"\\\n]*","msg":"Slow query",'
+    rb'"attr":\{"type":"([a-z]+)","ns":"([^"\\\n]*)",(?:"appName":"(?:[^"\\\n]|\\.)*",)?'
+    rb'"command":\{"(\w+)":')
+# The block fast path of `queries`: a whole slow query line of the usual
+# layout, for its type, ns and command name (groups 5, 6, 7), so that the
+# lines the report does not count (getMore and other commands: half of a
+# log at slowms 0) are passed over without a parse.
+SLOW_QUERY_LINE = re.compile(_HEAD + rb'.*"durationMillis":\d+\}\}\r?$', re.M)
+def cursor_line(atomic):
+    """CURSOR_LINE, with or without the atomic group (for tests of both)."""
+    return re.compile(
+        _HEAD.replace(b'"type":"([a-z]+)"', b'"type":"[a-z]+"')
+        + (rb'(?:(?>.*"cursorid":)' if atomic else rb'(?:.*"cursorid":')
+        + rb'(\d+),"keysExamined":(\d+),"docsExamined":(\d+),[^{}\n]*"nreturned":(\d+),)?'
+        rb'(?:.*"storage":\{"data":\{"bytesRead":(\d+))?.*"durationMillis":(\d+)\}\}\r?$', re.M)
+
+
+CURSOR_LINE = cursor_line(ATOMIC)
 
 
 def parse(line):

@@ -17,6 +17,7 @@ import orjson
 
 from . import legacy, logv2
 from .common import Bad, Unparsable, as_int, first_key, percentile, table
+from .source import matching_lines_any, sparse
 
 WHAT = "slow query"
 OPS = {"query", "getmore", "update", "remove"}
@@ -25,6 +26,11 @@ COLLAPSING = {"$in", "$gt", "$gte", "$lt", "$lte", "$exists"}
 EXTENDED_JSON = {"$oid", "$date", "$numberLong", "$numberInt", "$numberDouble", "$numberDecimal",
                  "$binary", "$timestamp", "$regularExpression", "$uuid", "$minKey", "$maxKey",
                  "$undefined", "$symbol", "$code", "$dbPointer", "$regex"}
+
+
+OPS_B = {op.encode() for op in OPS}
+COMMANDS_B = {name.encode() for name in COMMANDS}
+SLOW_QUERY_FINDITER = logv2.SLOW_QUERY_LINE.finditer
 
 
 def needles(source):
@@ -48,7 +54,7 @@ def normalize(value):
                 item = 1
             if key in ("query", "$query") and isinstance(item, dict):
                 return normalize(item)
-            out[key] = normalize(item)
+            out[key] = normalize(item) if isinstance(item, (dict, list)) else 1
         return out
     if isinstance(value, list):
         if value and all(isinstance(v, str) for v in value):
@@ -262,6 +268,10 @@ def event_from_doc(doc):
         raise Unparsable("slow query line without attr")
     if "durationMillis" not in attr:
         raise Unparsable("slow query line without durationMillis (cut?)")
+    return event_from_attr(attr)
+
+
+def event_from_attr(attr):
     kind = attr.get("type")
     command = attr.get("command")
     if kind == "command":
@@ -283,9 +293,13 @@ def event_from_doc(doc):
             source = command.get("query", command.get("q", command.get("filter")))
         if isinstance(source, dict):
             shape = normalize(source)
-    return (attr.get("ns"), name, shape_text(shape), as_int(attr.get("durationMillis")) or 0,
-            as_int(attr.get("keysExamined")) or 0, as_int(attr.get("docsExamined")) or 0,
-            as_int(attr.get("nreturned")) or 0, attr.get("planSummary"), "json")
+    get = attr.get
+    # Plain integers (what the server writes) without a call each.
+    ms, keys, docs, nret = get("durationMillis"), get("keysExamined"), get("docsExamined"), get("nreturned")
+    return (get("ns"), name, shape_text(shape), ms if ms.__class__ is int else as_int(ms) or 0,
+            keys if keys.__class__ is int else as_int(keys) or 0,
+            docs if docs.__class__ is int else as_int(docs) or 0,
+            nret if nret.__class__ is int else as_int(nret) or 0, get("planSummary"), "json")
 
 
 # ---------------------------------------------------------------- groups --
@@ -326,6 +340,61 @@ class State:
         if ev is not None:
             self.add(ev)
 
+    def feed_span(self, src, buf, start, end, base, needles):
+        """Every line of buf[start:end] (whole lines; buf starts at stream
+        offset base): whole slow query lines of an operation the report does
+        not count (logv2.SLOW_QUERY_LINE tells them by type and command name)
+        are counted as matched and passed over; every other line that holds
+        a needle goes to feed, found without a per-line search where the
+        regex matched it."""
+        if sparse(buf, start, end, needles) or sparse(buf, start, end, (b'"command":{"getMore":',)):
+            # Few slow queries, or few that the report passes over (a log
+            # of finds): the regex would cost more than it saves.
+            self._feed_lines(src, buf, start, end, base, needles)
+            return
+        pos = start
+        matched = 0
+        feed, add = self.feed, self.add
+        loads, JSONDecodeError = orjson.loads, orjson.JSONDecodeError
+        for m in SLOW_QUERY_FINDITER(buf, start, end):
+            at = m.start()
+            if at and buf[at - 1] != 10:
+                continue  # not a line start: left in the gap for feed
+            if at != pos:
+                self._feed_lines(src, buf, pos, at, base, needles)
+            pos = m.end() + 1
+            kind, name = m.group(5, 7)
+            if (name.lower() in COMMANDS_B) if kind == b"command" else (kind in OPS_B):
+                # Counted: parsed here (the regex has checked what feed
+                # would); anything unexpected goes to feed, which says why.
+                line = buf[at:m.end()].rstrip(b"\r")
+                try:
+                    attr = loads(line).get("attr")
+                except (JSONDecodeError, AttributeError):
+                    attr = None
+                if attr.__class__ is not dict or "durationMillis" not in attr:
+                    feed(src, base + at, line)
+                    continue
+                matched += 1
+                ev = event_from_attr(attr)
+                if ev is not None:
+                    add(ev)
+            else:
+                matched += 1
+        if pos < end:
+            self._feed_lines(src, buf, pos, end, base, needles)
+        self.bad.matched += matched
+
+    def _feed_lines(self, src, buf, start, end, base, needles):
+        for needle in needles:
+            if buf.find(needle, start, end) != -1:
+                break
+        else:
+            return
+        feed = self.feed
+        for offset, line in matching_lines_any((buf[start:end],), needles, base + start):
+            feed(src, offset, line)
+
     def add(self, ev):
         ns, name, shape, ms, keys, docs, nreturned, plan, fmt = ev
         key = (ns, name, shape)
@@ -336,10 +405,13 @@ class State:
         group[1] += docs
         group[2] += nreturned
         group[3] += ms
-        group[4][ms] = group[4].get(ms, 0) + 1
+        durations = group[4]
+        durations[ms] = durations.get(ms, 0) + 1
         if plan is not None:
-            group[5][plan] = group[5].get(plan, 0) + 1
-        group[6].add(fmt)
+            plans = group[5]
+            plans[plan] = plans.get(plan, 0) + 1
+        if fmt not in group[6]:
+            group[6].add(fmt)
 
     def merge(self, other):
         self.bad.merge(other.bad)

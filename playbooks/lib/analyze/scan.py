@@ -5,7 +5,7 @@ folded together in file order."""
 
 import os
 
-from .source import matching_lines_any, ranges
+from .source import line_spans, matching_lines_any, ranges
 
 PARALLEL_MIN = 64 << 20  # below this, starting processes costs more than it saves
 PART_MIN = 16 << 20
@@ -13,8 +13,15 @@ PART_MIN = 16 << 20
 
 def _scan_range(report, source, needles, start, end):
     state = report.new_state()
-    feed = state.feed
     src = source.index
+    if hasattr(state, "feed_span"):
+        # The report reads whole blocks (its fast path) and passes the
+        # lines it cannot read that way to feed itself.
+        feed_span = state.feed_span
+        for buf, a, b, offset in line_spans(source.blocks(start, end), start):
+            feed_span(src, buf, a, b, offset, needles)
+        return state
+    feed = state.feed
     for offset, line in matching_lines_any(source.blocks(start, end), needles, start):
         feed(src, offset, line)
     return state

@@ -200,6 +200,38 @@ def matching_lines(blocks, needle, base=0):
         yield base - len(carry), carry.rstrip(b"\r")
 
 
+def line_spans(blocks, base=0):
+    """Yields (buf, start, end, offset) where buf[start:end] holds whole
+    lines only and offset is where buf starts in the stream: each block in
+    place, and the line that straddles two blocks as a small buffer of its
+    own. For reports that read many lines per call (a regex over a block)."""
+    carry = b""
+    for block in blocks:
+        first_nl = block.find(b"\n")
+        if first_nl == -1:
+            carry += block
+            base += len(block)
+            continue
+        head = carry + block[:first_nl + 1]
+        yield head, 0, len(head), base - len(carry)
+        end = block.rfind(b"\n") + 1
+        if end > first_nl + 1:
+            yield block, first_nl + 1, end, base
+        carry = block[end:]
+        base += len(block)
+    if carry:
+        yield carry, 0, len(carry), base - len(carry)
+
+
+def sparse(buf, start, end, needles, sample=1 << 16):
+    """Do fewer than one line in four of the start of buf[start:end] hold a
+    needle? Then a regex over the block costs more than it saves: it tries
+    every line, and the lines that matter are few."""
+    stop = min(end, start + sample)
+    hits = sum(buf.count(needle, start, stop) for needle in needles)
+    return hits * 4 < buf.count(b"\n", start, stop)
+
+
 def line_numbers(path, offsets):
     """Line numbers (1-based) of byte offsets of a plain file, in one pass
     that stops at the last offset."""

@@ -101,3 +101,72 @@ def test_groups_and_counts_agree_with_mloginfo(name):
     ours = {(r["namespace"], r["operation"].lower(), r["shape"], r["count"]) for r in queries.rows(state)}
     assert ours == mloginfo_groups(path)
     assert ours
+
+
+# ---------------------------------------------------------------- fast path --
+# feed_span passes over the whole slow query lines the report does not count
+# (getMore and other commands) by their type and command name alone, parses
+# the counted ones it matched itself, and feeds every other line: the groups
+# must be those of feed alone.
+
+def _slow(kind, cmd, tail=b'"keysExamined":3,"docsExamined":40,"nreturned":4,"durationMillis":9'):
+    return (b'{"t":{"$date":"2024-05-01T00:00:01.002+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   '
+            b'"ctx":"conn7","msg":"Slow query","attr":{"type":"' + kind + b'","ns":"shop.orders",'
+            b'"command":' + cmd + b',"planSummary":"COLLSCAN",' + tail + b'}}')
+
+
+FIND = b'{"find":"orders","filter":{"userId":5},"$db":"shop"}'
+GETMORE = b'{"getMore":77,"collection":"orders"},"originatingCommand":' + FIND
+
+
+class Spy(queries.State):
+    def __init__(self):
+        super().__init__()
+        self.fed = []
+
+    def feed(self, src, offset, line):
+        self.fed.append(line)
+        super().feed(src, offset, line)
+
+
+def _compare(lines):
+    spy = Spy()
+    buf = b"\n".join(lines) + b"\n"
+    spy.feed_span(0, buf, 0, len(buf), 0, (b"51803",))
+    reference = queries.State()
+    for line in lines:
+        if b"51803" in line:
+            reference.feed(0, 0, line)
+    assert queries.rows(spy) == queries.rows(reference)
+    assert (spy.bad.matched, spy.bad.unparsable) == (reference.bad.matched, reference.bad.unparsable)
+    return spy
+
+
+def test_the_usual_lines_never_reach_feed_and_group_alike():
+    lines = [_slow(b"command", FIND), _slow(b"command", GETMORE), _slow(b"command", b'{"hello":1}'),
+             _slow(b"insert", b'{"insert":"orders"}'), _slow(b"update", b'{"q":{"a":1},"u":{"b":2}}'),
+             _slow(b"command", GETMORE), _slow(b"command", GETMORE)]
+    spy = _compare(lines)
+    assert spy.fed == []
+    assert [(r["operation"], r["count"]) for r in queries.rows(spy)] == [("find", 1), ("update", 1)]
+
+
+def test_lines_the_regex_does_not_read_still_reach_feed():
+    cut = _slow(b"command", GETMORE)[:-40]
+    escaped = _slow(b"command", GETMORE).replace(b'"ns":"shop.orders"', b'"ns":"shop.or\\"ders"')
+    lines = [cut, escaped, _slow(b"command", FIND), b"x" + _slow(b"command", FIND)]
+    spy = _compare(lines)
+    assert spy.fed == [cut, escaped, lines[3]]
+    assert spy.bad.unparsable == 1  # the cut line (the "x..." one is no log line)
+
+
+def test_a_matched_line_that_is_not_json_is_fed_and_counted_unparsable():
+    broken = _slow(b"command", b'{"find":"orders","filter":{"a":1,}}')
+    spy = _compare([broken, _slow(b"command", FIND), _slow(b"command", GETMORE)])
+    assert spy.fed == [broken] and spy.bad.unparsable == 1
+
+
+def test_a_block_of_counted_finds_goes_line_by_line():
+    # Nothing to pass over: the regex would only add its own cost.
+    lines = [_slow(b"command", FIND)] * 8 + [_slow(b"command", GETMORE)]
+    assert len(_compare(lines).fed) == 9  # every line, as without the regex

@@ -90,3 +90,10 @@ def test_gzip_members_are_all_read_and_a_cut_one_is_reported(tmp_path):
     src.sniff()
     b"".join(src.blocks())
     assert src.failed and "ends early" in src.warnings[0]
+
+
+def test_a_block_is_sparse_when_under_one_line_in_four_holds_a_needle():
+    few = b"".join(b"noise %d\n" % i if i % 10 else b"hit 51803\n" for i in range(100))
+    many = b"".join(b"noise %d\n" % i if i % 2 else b"hit 51803\n" for i in range(100))
+    assert source.sparse(few, 0, len(few), (b"51803",))
+    assert not source.sparse(many, 0, len(many), (b"51803",))
