@@ -81,12 +81,15 @@ cursor_record() {
   assert_success
   run jq -r '[.ns, .originatingCommand, .changeStream, .commands, .getMores, .nreturned,
               .docsExamined, .keysExamined, .bytesRead, .durationMillis, .format] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf 'test.foo\taggregate\ttrue\t10\t9\t10\t3037\t0\t19497309628\t12030\tjson')"
 }
 
 @test "cursors: first and last time are the aggregate's and the last getMore's" {
   run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log"
+  assert_success
   run jq -r '.firstTime + " " + .lastTime' <<<"$output"
+  assert_success
   assert_output "2022-03-02T06:47:26.367-05:00 2022-03-02T06:47:37.751-05:00"
 }
 
@@ -101,7 +104,9 @@ cursor_record() {
 
 @test "cursors: --json prints cursor ids as strings, exact to the last digit" {
   run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log"
+  assert_success
   run jq -r '(.cursorId | type) + " " + .cursorId' <<<"$output"
+  assert_success
   assert_output "string 8620417026431980160"
 }
 
@@ -109,6 +114,7 @@ cursor_record() {
   run analyze cursors --json "${FIX}/cursors-distinct-ids.derived.json.log"
   assert_success
   run jq -r '.cursorId' <<<"$output"
+  assert_success
   assert_output "$(printf '%s\n' 8620417026431980159 8620417026431980160 8620417026431980161)"
 }
 
@@ -139,21 +145,27 @@ cursor_record() {
 
 @test "cursors: text lines give the same aggregates as the JSON lines they mirror" {
   run --separate-stderr cursor_record "$CURSOR" "${FIX}/cursors-4.2.derived.text.log"
+  assert_success
   run jq -r '[.originatingCommand, .changeStream, .commands, .getMores, .nreturned, .docsExamined,
               .bytesRead, .durationMillis, .format, .firstTime] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf 'aggregate\ttrue\t3\t2\t3\t810\t5188662982\t3181\ttext\t2022-03-02T06:47:26.367-0500')"
 }
 
 @test "cursors: a filter on a field named cursorid does not fool the text parser" {
   run --separate-stderr cursor_record 8620417026431980161 "${FIX}/cursors-4.2.derived.text.log"
+  assert_success
   run jq -r '[.ns, .originatingCommand, .commands, .getMores, .nreturned, .docsExamined, .bytesRead,
               .durationMillis] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf 'test.bar\tfind\t2\t1\t40\t100\t65536\t250')"
 }
 
 @test "cursors: JSON and text logs in one run are aggregated together" {
   run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log" "${FIX}/cursors-4.2.derived.text.log"
+  assert_success
   run jq -r '[.commands, .durationMillis, .format] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf '13\t15211\tjson+text')"
 }
 
@@ -162,7 +174,9 @@ cursor_record() {
 @test "gzip input is recognised by its magic bytes, whatever its name" {
   gzip -c "${FIX}/changestream-5.2.json.log" >"${BATS_TEST_TMPDIR}/not-compressed.log"
   run --separate-stderr cursor_record "$CURSOR" "${BATS_TEST_TMPDIR}/not-compressed.log"
+  assert_success
   run jq -r '[.commands, .bytesRead] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf '10\t19497309628')"
 }
 
@@ -226,6 +240,7 @@ cursor_record() {
   assert_success
   run jq -r 'select(.record == "namespace") | [.namespace, .refreshes, .failed, .minMillis,
              .medianMillis, .maxMillis, .firstVersion, .lastVersion, .format] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf 'wukong.actions\t9\t0\t73\t740\t779\t102904|1||626ba80f5fa7cb632d7bf264\t102910|7||626ba80f5fa7cb632d7bf264\ttext')"
 }
 
@@ -239,20 +254,26 @@ cursor_record() {
   local second_line_at
   second_line_at=$(head -n 1 "${FIX}/refresh-4.2-mongod.log" | wc -c)
   run analyze refresh --json "${FIX}/refresh-4.2-mongod.log"
+  assert_success
   run jq -c 'select(.record == "refresh" and .durationMillis == 1200)
              | [.time, .namespace, .fromVersion, .toVersion, .kind, .status, .logId, .format, .offset]' <<<"$output"
+  assert_success
   assert_output '["2022-10-06T10:57:42.071+0800","wukong.actions","103200|593||626ba80f5fa7cb632d7bf264","103200|608||626ba80f5fa7cb632d7bf264","incremental","ok",null,"text",'"${second_line_at}"']'
 }
 
 @test "refresh: mongos and mongod files together make one namespace summary of 19" {
   run analyze refresh --json "${FIX}/refresh-4.2-mongos.log" "${FIX}/refresh-4.2-mongod.log"
+  assert_success
   run jq -r 'select(.record == "namespace") | [.refreshes, .minMillis, .medianMillis, .maxMillis] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf '19\t73\t1001\t1200')"
 }
 
 @test "refresh: the even-sized 4.2 mongod set has the mean of the middle two as median" {
   run analyze refresh --json "${FIX}/refresh-4.2-mongod.log"
+  assert_success
   run jq -r 'select(.record == "namespace") | .medianMillis' <<<"$output"
+  assert_success
   assert_output "1053.5"
 }
 
@@ -283,6 +304,7 @@ cursor_record() {
   assert_success
   run jq -c 'select(.record == "refresh") | [.time, .namespace, .fromVersion, .toVersion, .kind,
              .durationMillis, .status, .logId, .format]' <<<"$output"
+  assert_success
   assert_output '["2022-10-17T16:15:56.209+08:00","test.test2","49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","49189|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","incremental",2442,"ok",4619901,"json"]'
 }
 
@@ -306,6 +328,7 @@ cursor_record() {
   assert_success
   run jq -c 'select(.record == "refresh") | [.namespace, .fromVersion, .toVersion, .kind, .durationMillis,
              .status, .logId]' <<<"$output"
+  assert_success
   assert_line --index 0 '["test.foo",null,"2|0||5f27e3b5d3d0b6e5c1f0a1b2","full",41,"ok",24104]'
   assert_line --index 1 '["test.foo","2|0||5f27e3b5d3d0b6e5c1f0a1b2","3|1||5f27e3b5d3d0b6e5c1f0a1b2","incremental",7,"ok",24104]'
   assert_line --index 2 '["test.bar",null,null,null,3,"failed",24103]'
@@ -314,13 +337,17 @@ cursor_record() {
 
 @test "refresh: the summary counts failed refreshes per namespace" {
   run analyze refresh --json "${FIX}/refresh-4.4-24104.derived.json.log"
+  assert_success
   run jq -r 'select(.record == "namespace") | [.namespace, .refreshes, .failed] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf 'test.foo\t2\t0\ntest.bar\t1\t1')"
 }
 
 @test "refresh: JSON and text logs together keep one summary per namespace with its format" {
   run --separate-stderr analyze refresh --json "${FIX}/refresh-5.0.json.log" "${FIX}/refresh-4.2-mongos.log"
+  assert_success
   run jq -r 'select(.record == "namespace") | [.namespace, .format, .maxMillis] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf 'test.test2\tjson\t2442\nwukong.actions\ttext\t779')"
 }
 
@@ -349,6 +376,7 @@ cursor_record() {
 @test "CRLF line endings (a log copied through Windows) give the same report" {
   sed 's/$/\r/' "${FIX}/refresh-4.2-mongos.log" >"${BATS_TEST_TMPDIR}/crlf.log"
   run analyze refresh "${FIX}/refresh-4.2-mongos.log"
+  assert_success
   local plain="$output"
   run analyze refresh "${BATS_TEST_TMPDIR}/crlf.log"
   assert_success
@@ -390,6 +418,7 @@ cursor_record() {
   assert_success
   run jq -r '[.cursorId, .originatingCommand, .commands, .getMores, .nreturned, .keysExamined,
               .durationMillis, .firstTime, .lastTime] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf '1234567890123456789\tquery\t2\t1\t200\t250\t135\tMon Aug  5 20:21:20\tMon Aug  5 20:21:21')"
 }
 
@@ -407,6 +436,7 @@ cursor_record() {
   run analyze refresh --json "${FIX}/refresh-3.6-mongos.derived.text.log" "${FIX}/generations-2.2.derived.text.log"
   assert_success
   run jq -r 'select(.record == "refresh") | [.durationMillis, .status, .kind // "-"] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf '41\tok\t-\n35\tok\t-\n35\tok\tincremental\n12\tfailed\t-\n4\tok\tincremental')"
 }
 
@@ -425,6 +455,7 @@ cursor_record() {
   run analyze queries --json "${FIX}/queries-4.2.derived.text.log"
   assert_success
   run jq -c 'select(.shape == "{\"status\": 1}") | [.record, .operation, .count, .totalMillis, .keysExamined, .planSummary, .format]' <<<"$output"
+  assert_success
   assert_output '["query","count",1,150,3000,"IXSCAN { status: 1 }","text"]'
 }
 
@@ -432,5 +463,6 @@ cursor_record() {
   run --separate-stderr analyze queries --json "${FIX}/changestream-5.2.json.log"
   assert_success
   run jq -c '[.namespace, .operation, .shape, .count, .maxMillis, .docsExaminedPerReturned, .planSummary, .format]' <<<"$output"
+  assert_success
   assert_output '["test.foo","aggregate",null,1,1181,309,"COLLSCAN","json"]'
 }

@@ -77,6 +77,7 @@ assert_only_foreign_left() {
   run lane --topology sharded --shards 2 --nodes 1 --config-servers 1 --mongos 2
   assert_success
   run cat "$FACTS"
+  assert_success
   local d="${RUN_DIR}/7.0.12"
   assert_line "$(printf 'process\tmongos\t%d\trunning\t\tlog-exists\t%s' "$PORT" "${d}/mongos/mongos_${PORT}.log")"
   assert_line "$(printf 'process\tmongos\t%d\trunning\t\tlog-exists\t%s' $((PORT + 1)) "${d}/mongos/mongos_$((PORT + 1)).log")"
@@ -112,6 +113,7 @@ first_standin_up() {
   interrupt_when first_standin_up --topology replset --nodes 2
   assert_equal "$BG_STATUS" 130
   run cat "$OUT"
+  assert_success
   assert_line --partial 'interrupted by SIGINT during launch'
   assert_only_foreign_left
 }
@@ -140,6 +142,7 @@ first_standin_up() {
     wait_background 90
     assert_equal "$BG_STATUS" 130
     run cat "${outs[i]}"
+    assert_success
     assert_line --partial "interrupted by SIGINT during ${stages[i]}"
   done
   run pgrep -f -- "standin.py mongo[ds] .*${LABS}/"

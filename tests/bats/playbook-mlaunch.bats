@@ -77,6 +77,7 @@ setup() {
     'config server' 30008 /tmp/lab/configRepl/rs1/mongod.log configRepl)"
   # The same ports pb::cluster_ports checks in preflight.
   run pb::cluster_ports
+  assert_success
   assert_output "$(seq 30000 30008)"
 }
 
@@ -105,6 +106,7 @@ setup() {
   mkdir -p "${BATS_TEST_TMPDIR}/other"
   printf 'another-run\n' >"${BATS_TEST_TMPDIR}/other/.dba-lab-run"
   run pb::release_dir "${BATS_TEST_TMPDIR}/other"
+  assert_success
   assert_output --partial "not deleting ${BATS_TEST_TMPDIR}/other: this run did not create it"
   [[ -e "${BATS_TEST_TMPDIR}/other/.dba-lab-run" ]]
 }
@@ -119,7 +121,11 @@ setup() {
 
 # A process that names DIR in --dbpath like a mongod, and is not one.
 start_named_process() {
-  python3 -c 'import time; time.sleep(300)' mongod --dbpath "$1/rs1/db" &
+  local python
+  # The interpreter itself, not a version manager's shim: a shim (pyenv) is a
+  # second process with the same command line for a moment.
+  python=$(python3 -c 'import sys; print(sys.executable)')
+  "$python" -c 'import time; time.sleep(300)' mongod --dbpath "$1/rs1/db" &
   NAMED_PID=$!
 }
 
@@ -146,6 +152,7 @@ start_named_process() {
   assert_success
   assert_output --partial "cannot list the processes of ${dir}: stopping it with mlaunch stop, then by command line"
   run cat "${BATS_TEST_TMPDIR}/mlaunch.calls"
+  assert_success
   assert_line "list --json --dir ${dir}"
   assert_line "stop --dir ${dir}"
   run kill -0 "$NAMED_PID"

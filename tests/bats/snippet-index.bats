@@ -27,12 +27,14 @@ go_offline() {
   assert_success
   run jq -r '[.indexFileVersion, .index[0].name, .index[0].snippetName, .index[0].license, .index[0].installSpec,
               (.index[0].readme | startswith("# dba-lab")), (.metadata.homepage | length > 0)] | join(" ")' <<<"$output"
+  assert_success
   assert_output "1 mongosh-dba-lab dba-lab Apache-2.0 file:/x true true"
 }
 
 @test "the index version and description come from package.json" {
   node "${DBA_LAB_ROOT}/setup/snippet-index.js" build --out "${BATS_TEST_TMPDIR}/i.br"
   run node "${DBA_LAB_ROOT}/setup/snippet-index.js" decode "${BATS_TEST_TMPDIR}/i.br"
+  assert_success
   local version description
   version=$(jq -r .version "${DBA_LAB_ROOT}/package.json")
   description=$(jq -r .description "${DBA_LAB_ROOT}/package.json")
@@ -45,6 +47,7 @@ go_offline() {
   run "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index
   assert_success
   run source_urls
+  assert_success
   assert_output --regexp '^https://example\.invalid/a\.bson\.br;https://example\.invalid/b\.bson\.br;data:application/octet-stream,%[0-9a-f]{2}'
 }
 
@@ -52,6 +55,7 @@ go_offline() {
   "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
   "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
   run source_urls
+  assert_success
   [[ "$(grep -o 'data:' <<<"$output" | wc -l)" -eq 1 ]]
   assert_output --partial "https://compass.mongodb.com/mongosh/snippets-index.bson.br;data:"
 }
@@ -61,6 +65,7 @@ go_offline() {
   run node "${DBA_LAB_ROOT}/setup/snippet-index.js" unregister
   assert_success
   run source_urls
+  assert_success
   assert_output "https://compass.mongodb.com/mongosh/snippets-index.bson.br"
 }
 
@@ -84,8 +89,10 @@ go_offline() {
   go_offline
   shell "snippet('install', 'dba-lab')" >/dev/null
   run shell "print(snippet('ls'))"
+  assert_success
   assert_output --partial "mongosh:dba-lab@"
   run shell "print(snippet('help', 'dba-lab'))"
+  assert_success
   assert_output --partial "# dba-lab: mongosh snippets for MongoDB DBAs"
 }
 
@@ -103,6 +110,7 @@ go_offline() {
   go_offline
   shell "snippet('install', 'dba-lab')" >/dev/null
   run shell "print(snippet('uninstall', 'dba-lab'))"
+  assert_success
   assert_output --partial "Done!"
   run shell "snippet('load-all'); print(typeof decodeResumeToken)"
   assert_success

@@ -22,5 +22,6 @@ setup() {
   "$PLAYBOOK" --uri "$DBA_LAB_TEST_URI" --no-load --yes --report-dir "${BATS_TEST_TMPDIR}/report" >/dev/null 2>&1 || true
   run mongosh "$DBA_LAB_TEST_URI" --quiet --norc --eval \
     'print(db.adminCommand({listDatabases: 1, nameOnly: true}).databases.map((d) => d.name).includes("dbalab_array-push-oplog"))'
+  assert_success
   assert_output 'false'
 }

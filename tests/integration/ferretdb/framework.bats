@@ -36,8 +36,10 @@ db_exists() {
   assert_line --partial "dropped ${DB}"
   run jq -r '[.status, .environment.topology.type, (.environment.versions[0].server | test("^[0-9]+\\.[0-9]+")),
     (.verdicts | map(.verdict) | join(",")), (.tables.sizes.rows | length)] | map(tostring) | join(" ")' "${REPORT}/results.json"
+  assert_success
   assert_output 'done uri true REPRODUCED,REPRODUCED 2'
   run db_exists
+  assert_success
   assert_output false
 }
 
@@ -46,6 +48,7 @@ db_exists() {
   assert_failure 1
   assert_line --partial "dropped ${DB}"
   run db_exists
+  assert_success
   assert_output false
 }
 
@@ -55,6 +58,7 @@ db_exists() {
   assert_failure 3
   assert_regex "$stderr" "database ${DB} already exists on the target: it is left by an earlier run \\(or by someone else\\); this run only drops what it created"
   run mongo_eval "print(db.getSiblingDB('${DB}').getCollection('precious').countDocuments())"
+  assert_success
   assert_output 1
 }
 
@@ -63,6 +67,7 @@ db_exists() {
   assert_success
   assert_line --partial "--keep: database ${DB} stays on the target"
   run db_exists
+  assert_success
   assert_output true
   run --separate-stderr "$DEMO" --uri "$DBA_LAB_TEST_URI" --report-dir "${REPORT}2"
   assert_failure 3
@@ -78,5 +83,6 @@ db_exists() {
   run grep -F "not dropping ${DB}: it was not created by this run" "$PB_LOG"
   assert_success
   run db_exists
+  assert_success
   assert_output true
 }

@@ -23,8 +23,10 @@ teardown() {
   assert_line --regexp 'ok +--uri reachable: FerretDB v[0-9.]+ \(answers buildInfo as MongoDB [0-9.]+\)'
   run jq -r '.environment.server | "\(.product) \(.version | test("^v[0-9]")) \(.reportsAs == $v)"' \
     --arg v "$(jq -r '.environment.versions[0].server' "${REPORT}/results.json")" "${REPORT}/results.json"
+  assert_success
   assert_output 'FerretDB true true'
   run grep -c -E '<td>FerretDB v[0-9.]+ \(presents itself as MongoDB [0-9.]+\)</td>' "${REPORT}/report.html"
+  assert_success
   assert_output 2
   run grep -F 'not on MongoDB</strong>' "${REPORT}/report.html"
   assert_success

@@ -43,6 +43,7 @@ tiny() {
   RESULTS="${REPORTS}/${name}/results.json"
   run "${DBA_LAB_ROOT}/playbooks/${name}.sh" --scale tiny --yes --binarypath "$BIN" \
     --port "$(free_base)" --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${REPORTS}/${name}" "$@"
+  assert_success
 }
 
 assert_complete_report() {
