@@ -132,7 +132,7 @@ cp_sweep() {
   raw=$(cp_raw_dir)
   for n in "${CP_POINTS[@]}"; do
     pb::run --progress "${mode}: ${n} subscriber(s), ${RATE} msg/s for ${SECONDS_PER_POINT} s" \
-      node "${CP_JS}/load.js" --uri "$PB_CONN_URI" --db "$PB_DB_NAME" --collection "$collection" \
+      node "${CP_JS}/run.js" --uri "$PB_CONN_URI" --db "$PB_DB_NAME" --collection "$collection" \
       --mode "$mode" --subscribers "$n" --publishers "$PUBLISHERS" --rate "$RATE" \
       --seconds "$SECONDS_PER_POINT" --run-tag "${mode}-${n}" --pids "$CP_PIDS" \
       --first-batch "$FIRST_BATCH" --max-await-ms "$MAX_AWAIT_MS" --write-concern "$WRITE_CONCERN" \
@@ -148,9 +148,9 @@ stage_run() {
   if [[ "$COMPARE" == changestream ]]; then
     cp_sweep changestream ticker_stream
   fi
-  pb::mongosh_stage "${CP_JS}/claims.js" claim=grow
-  pb::mongosh_stage "${CP_JS}/claims.js" claim=shard
-  pb::mongosh_stage "${CP_JS}/claims.js" claim=replicate
+  pb::mongosh_stage "${CP_JS}/run-claims.js" claim=grow
+  pb::mongosh_stage "${CP_JS}/run-claims.js" claim=shard
+  pb::mongosh_stage "${CP_JS}/run-claims.js" claim=replicate
   if pb::uri_mode; then
     pb::verdict --claim "capped collections are in-memory only: their documents are gone after a restart" \
       --expected "0 documents after a restart" --observed "not restarted" --result NOT_APPLICABLE \
@@ -161,11 +161,11 @@ stage_run() {
     "print(db.getSiblingDB('${PB_DB_NAME}').runCommand({count: 'ticker'}).n)"
   pb::mlaunch stop
   pb::mlaunch start
-  pb::mongosh_stage "${CP_JS}/claims.js" claim=restart "before=$(tail -n 1 <<<"$before")"
+  pb::mongosh_stage "${CP_JS}/run-claims.js" claim=restart "before=$(tail -n 1 <<<"$before")"
 }
 
 stage_analyze() {
-  pb::mongosh_stage --nodb "${CP_JS}/analyze.js" "dir=$(cp_raw_dir)" "declare=$((CP_DECLARED == 0 ? 1 : 0))" \
+  pb::mongosh_stage --nodb "${CP_JS}/measure.js" "dir=$(cp_raw_dir)" "declare=$((CP_DECLARED == 0 ? 1 : 0))" \
     "article=${CP_JS}/article.json"
   CP_DECLARED=1
 }

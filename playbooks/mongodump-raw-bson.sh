@@ -200,7 +200,7 @@ mrb::timed() {
 # (nulls when it does not report them), read around each timed run.
 mrb::server_cpu() {
   local _mrb_json=''
-  pb::capture --dry-value '{}' _mrb_json node "${MRB_JS}/driver.js" server-cpu --uri "$MRB_URI" || true
+  pb::capture --dry-value '{}' _mrb_json node "${MRB_JS}/run.js" server-cpu --uri "$MRB_URI" || true
   _mrb_json=$(tail -n 1 <<<"$_mrb_json")
   jq -e 'type == "object"' >/dev/null 2>&1 <<<"$_mrb_json" || _mrb_json='{}'
   printf -v "$1" '%s' "$_mrb_json"
@@ -224,7 +224,7 @@ mrb::before() {
     pb::run --quiet rm -rf "${MRB_DUMP}/${shape}"
   fi
   case "$side" in
-    write) pb::run --quiet node "${MRB_JS}/driver.js" drop --uri "$MRB_URI" --db "$PB_DB_NAME" \
+    write) pb::run --quiet node "${MRB_JS}/run.js" drop --uri "$MRB_URI" --db "$PB_DB_NAME" \
       --collections "$(mrb::restored "$shape")" ;;
   esac
 }
@@ -257,13 +257,13 @@ mrb::reads() {
     mongodump --uri "$MRB_URI" --db "$PB_DB_NAME" "${excludes[@]}" --archive --quiet
   out="${PB_WORK}/client-result.json"
   mrb::method "$shape" read driver-raw "$out" \
-    node "${MRB_JS}/driver.js" read --uri "$MRB_URI" --db "$PB_DB_NAME" --collections "$cs" --raw
+    node "${MRB_JS}/run.js" read --uri "$MRB_URI" --db "$PB_DB_NAME" --collections "$cs" --raw
   mrb::method "$shape" read driver-decoded "$out" \
-    node "${MRB_JS}/driver.js" read --uri "$MRB_URI" --db "$PB_DB_NAME" --collections "$cs"
+    node "${MRB_JS}/run.js" read --uri "$MRB_URI" --db "$PB_DB_NAME" --collections "$cs"
   mrb::method "$shape" read mongosh-toArray "$out" \
     mongosh "$MRB_URI" --quiet --norc \
     --eval "globalThis.dbaLabRead = $(jq -nc --arg db "$PB_DB_NAME" --arg cs "$cs" '{db: $db, collections: ($cs | split(","))}')" \
-    "${MRB_JS}/mongosh-read.js"
+    "${MRB_JS}/run-mongosh.js"
   # mongoexport reads one collection per process: the parts of a run add up.
   IFS=',' read -r -a _mrb_cs <<<"$cs"
   for ((r = 1; r <= REPEATS; r++)); do
@@ -296,7 +296,7 @@ mrb::writes() {
     done
   done
   mrb::method "$shape" write driver-insertMany "${PB_WORK}/client-result.json" \
-    node "${MRB_JS}/driver.js" write --uri "$MRB_URI" --db "$PB_DB_NAME" \
+    node "${MRB_JS}/run.js" write --uri "$MRB_URI" --db "$PB_DB_NAME" \
     --from "${dir}/${PB_DB_NAME}" --collections "$cs" --prefix restored_
   # The restored copies are not needed after the last run.
   mrb::before "$shape" write
@@ -322,10 +322,10 @@ mrb::fs_type() {
 
 stage_analyze() {
   if pb::dry_run; then
-    pb::info "analysis: medians of ${MRB_SAMPLES} with playbooks/lib/js/stats.js, verdicts in ${MRB_JS#"${PB_ROOT}"/}/analysis.js"
+    pb::info "analysis: medians of ${MRB_SAMPLES} with playbooks/lib/js/stats.js, verdicts in ${MRB_JS#"${PB_ROOT}"/}/model.js"
     return 0
   fi
-  pb::mongosh_stage --nodb "${MRB_JS}/analyze.js" "lib=$(cd "$MRB_JS" && pwd)" \
+  pb::mongosh_stage --nodb "${MRB_JS}/measure.js" "lib=$(cd "$MRB_JS" && pwd)" \
     "samples=${MRB_SAMPLES}" "shapes=${MRB_SHAPES_FILE}"
   pb::chart throughput --table timing --x n --y mb_per_s --group method --logy --style points \
     --title "MB/s per method (median; higher is faster)" --xlabel "method (row n of the timing table)" --ylabel "MB/s (log)"

@@ -296,7 +296,7 @@ stage_analyze() {
         --note "refresh lines of ${role} ${port}${shard:+ (${shard})}"
     done <"$processes"
   fi
-  pb::mongosh_stage --nodb "${RR_JS}/report.js" "events=$(IFS=';'; printf '%s' "${events[*]:-}")"
+  pb::mongosh_stage --nodb "${RR_JS}/measure.js" "events=$(IFS=';'; printf '%s' "${events[*]:-}")"
   if ! pb::dry_run; then
     pb::measure clusterDiskMB "$(du -sm "${PB_CLUSTER_DIR}" | cut -f1)" MB
   fi

@@ -17,7 +17,7 @@ setup() {
 }
 
 js() {
-  node -e "const p = require(process.env.SCEN + '/pubsub.js'); const fs = require('fs'); console.log(JSON.stringify((() => { $1 })()))"
+  node -e "const p = require(process.env.SCEN + '/model.js'); const fs = require('fs'); console.log(JSON.stringify((() => { $1 })()))"
 }
 
 @test "article.json holds exactly the numbers of the article's four latency tables" {
@@ -206,7 +206,7 @@ print(round(q[98], 2), round(q[74], 2), round(statistics.stdev(r['latencies']['p
   load playbook_helper
   load_framework
   export PB_VERSION=7.0.42
-  run pb::mongosh_stage --nodb "${SCEN}/analyze.js" "dir=${SWEEP}" declare=1 "article=${SCEN}/article.json"
+  run pb::mongosh_stage --nodb "${SCEN}/measure.js" "dir=${SWEEP}" declare=1 "article=${SCEN}/article.json"
   assert_success
   run jq -rs '[.[] | select(.type == "verdict") | .verdict + ": " + .claim] | join("\n")' "$PB_RECORDS"
   assert_output "NOT APPLICABLE: more tailing cursors raise server CPU markedly (CPU per message grows with subscribers)

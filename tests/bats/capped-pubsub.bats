@@ -36,7 +36,7 @@ plan() {
 @test "a sweep point's load generator command line, flag by flag" {
   run plan --subscribers 10 --publishers 3 --rate 250 --seconds 20 --write-concern majority --first-batch 2 --max-await-ms 500 --drain-seconds 7 --idle-seconds 0 --compare none
   assert_success
-  assert_line "\$ node ROOT/playbooks/lib/scenarios/capped-pubsub/load.js --uri 'mongodb://localhost:27100/?replicaSet=replset' --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --publishers 3 --rate 250 --seconds 20 --run-tag capped-10 --pids '<mongod/mongos pids from mlaunch list>' --first-batch 2 --max-await-ms 500 --write-concern majority --drain-seconds 7 --idle-seconds 0 --out WORK/report/raw/7.0.12/capped-10.json"
+  assert_line "\$ node ROOT/playbooks/lib/scenarios/capped-pubsub/run.js --uri 'mongodb://localhost:27100/?replicaSet=replset' --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --publishers 3 --rate 250 --seconds 20 --run-tag capped-10 --pids '<mongod/mongos pids from mlaunch list>' --first-batch 2 --max-await-ms 500 --write-concern majority --drain-seconds 7 --idle-seconds 0 --out WORK/report/raw/7.0.12/capped-10.json"
   refute_output --partial 'changestream'
 }
 
@@ -68,7 +68,7 @@ plan() {
   run plan --sharded --compare none --port 31000
   assert_success
   assert_line '$ mlaunch init --sharded 1 --replicaset --nodes 1 --config 1 --mongos 1 --port 31000 --dir WORK/data/7.0.12 --binarypath ROOT/tests/fixtures/fake-server/bin'
-  assert_line --partial "load.js --uri mongodb://localhost:31000/ "
+  assert_line --partial "run.js --uri mongodb://localhost:31000/ "
 }
 
 @test "--uri: no mlaunch at all, no restart, and the restart claim is listed (decided NOT APPLICABLE in a real run)" {
@@ -77,14 +77,14 @@ plan() {
   refute_output --partial 'mlaunch'
   refute_output --partial "count: "
   assert_output --partial 'verdict to check: capped collections are in-memory only'
-  assert_output --partial "load.js --uri mongodb://127.0.0.1:9/ --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 1 "
+  assert_output --partial "run.js --uri mongodb://127.0.0.1:9/ --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 1 "
   assert_output --partial "--pids ''"
 }
 
 @test "analysis runs without a server, on the version's raw results" {
   run plan --compare none
   assert_success
-  assert_line --regexp '^\$ mongosh --nodb .*"params":\{"dir":"WORK/report/raw/7.0.12","declare":1,"article":"ROOT/playbooks/lib/scenarios/capped-pubsub/article.json"\}.*analyze.js$'
+  assert_line --regexp '^\$ mongosh --nodb .*"params":\{"dir":"WORK/report/raw/7.0.12","declare":1,"article":"ROOT/playbooks/lib/scenarios/capped-pubsub/article.json"\}.*measure.js$'
 }
 
 @test "dry run changes nothing on disk" {
@@ -127,10 +127,10 @@ plan() {
 }
 
 @test "the load generator refuses bad arguments with one line, no stack trace" {
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/load.js" --mode capped
-  assert_output "load.js: --uri is required"
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/load.js" --uri mongodb://x/ --db d --collection c --mode tail --subscribers 1 --publishers 1 --rate 1 --seconds 1 --run-tag t --out /dev/null
-  assert_output "load.js: --mode must be capped or changestream, got 'tail'"
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/load.js" --pids 1,x
-  assert_output "load.js: --pids expects process ids such as 123,456, got '1,x'"
+  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --mode capped
+  assert_output "run.js: --uri is required"
+  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --uri mongodb://x/ --db d --collection c --mode tail --subscribers 1 --publishers 1 --rate 1 --seconds 1 --run-tag t --out /dev/null
+  assert_output "run.js: --mode must be capped or changestream, got 'tail'"
+  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --pids 1,x
+  assert_output "run.js: --pids expects process ids such as 123,456, got '1,x'"
 }

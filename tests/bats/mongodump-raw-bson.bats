@@ -33,7 +33,7 @@ timed() {
 analyze() {
   node -e '
     const fs = require("fs");
-    const a = require(process.argv[1] + "/analysis.js");
+    const a = require(process.argv[1] + "/model.js");
     const samples = fs.readFileSync(process.argv[2], "utf8").split("\n").filter(Boolean).map(JSON.parse);
     const shapes = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
     console.log(JSON.stringify(a.analyze(samples, shapes)));' "$JS" "$1" "$2"
@@ -73,9 +73,9 @@ analyze() {
   local uri=mongodb://localhost:27100/
   assert_line --index 0 --partial "mongodump --uri ${uri} --db ${DB} "
   assert_line --index 1 --regexp ' --archive --quiet$'
-  assert_line --index 2 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js read --uri ${uri} --db ${DB} --collections tiny_1,tiny_2 --raw"
-  assert_line --index 3 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js read --uri ${uri} --db ${DB} --collections tiny_1,tiny_2"
-  assert_line --index 4 "mongosh ${uri} --quiet --norc --eval 'globalThis.dbaLabRead = {\"db\":\"${DB}\",\"collections\":[\"tiny_1\",\"tiny_2\"]}' ROOT/playbooks/lib/scenarios/mongodump-raw-bson/mongosh-read.js"
+  assert_line --index 2 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js read --uri ${uri} --db ${DB} --collections tiny_1,tiny_2 --raw"
+  assert_line --index 3 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js read --uri ${uri} --db ${DB} --collections tiny_1,tiny_2"
+  assert_line --index 4 "mongosh ${uri} --quiet --norc --eval 'globalThis.dbaLabRead = {\"db\":\"${DB}\",\"collections\":[\"tiny_1\",\"tiny_2\"]}' ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run-mongosh.js"
   assert_line --index 5 "mongoexport --uri ${uri} --db ${DB} --collection tiny_1 --quiet"
   assert_line --index 6 "mongoexport --uri ${uri} --db ${DB} --collection tiny_2 --quiet"
   assert_line --index 7 "cat TMP/dump-7.0.12/tiny/${DB}/tiny_1.bson TMP/dump-7.0.12/tiny/${DB}/tiny_2.bson"
@@ -89,7 +89,7 @@ analyze() {
   assert_line --index 9 "$(pb_quoted "$restore") --numInsertionWorkersPerCollection=2 TMP/dump-7.0.12/tiny"
   assert_line --index 10 "$(pb_quoted "$restore") --numInsertionWorkersPerCollection=8 TMP/dump-7.0.12/tiny"
   assert_line --index 11 "$(pb_quoted "$restore") --numParallelCollections=1 TMP/dump-7.0.12/tiny"
-  assert_line --index 12 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js write --uri mongodb://localhost:27100/ --db ${DB} --from TMP/dump-7.0.12/tiny/${DB} --collections tiny_1,tiny_2 --prefix restored_"
+  assert_line --index 12 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js write --uri mongodb://localhost:27100/ --db ${DB} --from TMP/dump-7.0.12/tiny/${DB} --collections tiny_1,tiny_2 --prefix restored_"
   assert_equal "${#lines[@]}" 13
 }
 
@@ -102,7 +102,7 @@ pb_quoted() {
   run plan --repeats 2 --restore-workers 0 --restore-parallel 0
   assert_success
   # 2 mongorestore + 2 insertMany runs, each after a drop, and one at the end.
-  assert_equal "$(grep -c -F -x "\$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js drop --uri mongodb://localhost:27100/ --db ${DB} --collections restored_tiny_1,restored_tiny_2,restored_tiny_3,restored_tiny_4" <<<"$output")" 5
+  assert_equal "$(grep -c -F -x "\$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js drop --uri mongodb://localhost:27100/ --db ${DB} --collections restored_tiny_1,restored_tiny_2,restored_tiny_3,restored_tiny_4" <<<"$output")" 5
   refute_output --partial 'numInsertionWorkersPerCollection'
   refute_output --partial 'numParallelCollections'
 }
@@ -111,7 +111,7 @@ pb_quoted() {
   run timed --repeats 1 --shape both
   assert_success
   assert_output --partial "--excludeCollectionsWithPrefix=tiny --excludeCollectionsWithPrefix=restored_ --excludeCollection=_dbalab_owner --out TMP/dump-7.0.12/nested --quiet"
-  assert_output --partial "driver.js read --uri mongodb://localhost:27100/ --db ${DB} --collections nested --raw"
+  assert_output --partial "run.js read --uri mongodb://localhost:27100/ --db ${DB} --collections nested --raw"
   assert_output --partial "mongoexport --uri mongodb://localhost:27100/ --db ${DB} --collection nested --quiet"
 }
 
@@ -266,10 +266,10 @@ pb_quoted() {
   assert_output '[1.2,0.6,8000,"ok",50]'
 }
 
-@test "driver.js: a bad argument is one line and exit 2" {
-  run node "${JS}/driver.js" read --uri mongodb://localhost:1/ --db x
+@test "run.js (the driver client): a bad argument is one line and exit 2" {
+  run node "${JS}/run.js" read --uri mongodb://localhost:1/ --db x
   assert_failure 2
-  assert_output 'driver.js: --uri, --db and --collections are required'
+  assert_output 'run.js: --uri, --db and --collections are required'
 }
 
 @test "plan: the server's CPU is read before and after every timed run" {
@@ -277,7 +277,7 @@ pb_quoted() {
   assert_success
   local timed cpu
   timed=$(grep -c 'timed.py' <<<"$output")
-  cpu=$(grep -c -F -x '$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js server-cpu --uri mongodb://localhost:27100/' <<<"$output")
+  cpu=$(grep -c -F -x '$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js server-cpu --uri mongodb://localhost:27100/' <<<"$output")
   assert_equal "$cpu" "$((2 * timed))"
 }
 

@@ -24,7 +24,7 @@ dry() {
 
 # node with the scenario's modules: S = refresh-stats.js, P = chunk-plan.js.
 js() {
-  node -e "const S = require('${RR_JS}/refresh-stats.js'); const P = require('${RR_JS}/chunk-plan.js');
+  node -e "const S = require('${RR_JS}/model.js'); const P = require('${RR_JS}/chunk-plan.js');
     const fs = require('fs'); const fix = (f) => JSON.parse(fs.readFileSync('${RR_FIX}/' + f, 'utf8'));
     console.log(JSON.stringify($1))"
 }
@@ -59,7 +59,7 @@ js() {
   assert_regex "${lines[7]}" "^\\\$ mongosh mongodb://localhost:30200/ .*\"params\":\\{\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/prepare.js$"
   assert_regex "${lines[8]}" "\"params\":\\{\"counts\":\"1000,10000,50000\",\"methods\":\"1000:reshard 10000:reshard 50000:reshard\",\"reps\":3,\"presetMax\":150000,\"testCommands\":1,\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/run.js$"
   assert_regex "${lines[9]}" "^\\\$ ROOT/playbooks/analyze refresh --json "
-  assert_regex "${lines[10]}" "^\\\$ mongosh --nodb .* ROOT/playbooks/lib/scenarios/routing-refresh/report.js$"
+  assert_regex "${lines[10]}" "^\\\$ mongosh --nodb .* ROOT/playbooks/lib/scenarios/routing-refresh/measure.js$"
   assert_line --partial "\"name\":\"reshardingMinimumOperationDurationMillis\",\"json\":\"<value before the run>\",\"restore\":1"
 }
 
@@ -258,7 +258,7 @@ js() {
   cfg=$(jq -nc --arg root "$DBA_LAB_ROOT" --arg rec "$records" --arg ev "mongos:27100:${events}" \
     '{root: $root, records: $rec, playbook: "routing-refresh", dbName: "dbalab_routing-refresh", runId: "t", version: "4.2.24", scale: "small", params: {events: $ev}}')
   run mongosh --nodb --quiet --norc --eval "globalThis.dbaLabStage = ${cfg}; void 0" \
-    "${DBA_LAB_ROOT}/playbooks/lib/js/stage.js" "${RR_JS}/report.js"
+    "${DBA_LAB_ROOT}/playbooks/lib/js/stage.js" "${RR_JS}/measure.js"
   assert_success
   assert_line "  9 refresh line(s) in the logs, 3 phase(s) to match"
   run jq -c 'select(.type == "row" and .table == "durations") | .row | [.series, .chunks, .medianMs, .maxMs, .refreshesLogged]' "$records"

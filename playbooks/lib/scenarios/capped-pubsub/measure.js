@@ -3,7 +3,7 @@
 (() => {
   const fs = require('fs');
   const path = require('path');
-  const pubsub = require(path.resolve(__dirname, 'pubsub.js'));
+  const pubsub = require(path.resolve(__dirname, 'model.js'));
   const { dir, article } = stage.params;
   const declare = stage.params.declare === 1;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));

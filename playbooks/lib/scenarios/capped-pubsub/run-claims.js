@@ -1,7 +1,7 @@
 // capped-pubsub claims that need the server: claim=grow | shard | replicate | restart.
 (() => {
   const path = require('path');
-  const pubsub = require(path.resolve(__dirname, 'pubsub.js'));
+  const pubsub = require(path.resolve(__dirname, 'model.js'));
   const { claim, before } = stage.params;
   const db = stage.db;
   const admin = db.getSiblingDB('admin');

@@ -3,7 +3,7 @@
 // every subscriber of one sweep point (the driver multiplexes them over one
 // connection pool), so 40 subscribers cost one process, not 40 shells.
 //
-//   node load.js --uri URI --db DB --collection C --mode capped|changestream
+//   node run.js --uri URI --db DB --collection C --mode capped|changestream
 //                --subscribers N --publishers P --rate MSGS_PER_S --seconds S
 //                --run-tag TAG --out FILE [--pids 1,2] [--first-batch 1]
 //                [--max-await-ms 1000] [--write-concern 1|majority] [--drain-seconds 10]
@@ -21,7 +21,7 @@ const fs = require('fs');
 const path = require('path');
 const { performance, monitorEventLoopDelay } = require('perf_hooks');
 const { execFileSync } = require('child_process');
-const pubsub = require(path.resolve(__dirname, 'pubsub.js'));
+const pubsub = require(path.resolve(__dirname, 'model.js'));
 const stats = require(path.resolve(__dirname, '../../js/stats.js'));
 
 const CAPPED_POSITION_LOST = 136;
@@ -30,7 +30,7 @@ const CURSOR_GONE = new Set([CAPPED_POSITION_LOST, 43 /* CursorNotFound */, 175 
 const TICKERS = ['PIP', 'ACME', 'INIT', 'MDB', 'KEY', 'LAB', 'OPS', 'DBA'];
 
 function usage(msg) {
-  process.stderr.write(`load.js: ${msg}\n`);
+  process.stderr.write(`run.js: ${msg}\n`);
   process.exit(2);
 }
 
@@ -365,6 +365,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  process.stderr.write(`load.js: ${e.codeName ? `${e.codeName}: ` : ''}${e.message}\n`);
+  process.stderr.write(`run.js: ${e.codeName ? `${e.codeName}: ` : ''}${e.message}\n`);
   process.exit(1);
 });

@@ -4,7 +4,7 @@
 (() => {
   const fs = require('fs');
   const path = require('path');
-  const analysis = require(path.resolve(stage.params.lib, 'analysis.js'));
+  const analysis = require(path.resolve(stage.params.lib, 'model.js'));
   const samples = fs.readFileSync(stage.params.samples, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const shapes = JSON.parse(fs.readFileSync(stage.params.shapes, 'utf8'));
   const { figures, rows, verdicts, notes } = analysis.analyze(samples, shapes);

@@ -5,7 +5,7 @@
 (() => {
   const fs = require('fs');
   const path = require('path');
-  const rs = require(path.resolve(__dirname, 'refresh-stats.js'));
+  const rs = require(path.resolve(__dirname, 'model.js'));
   const cfg = globalThis.dbaLabStage;
   const version = stage.version;
 
