@@ -218,48 +218,10 @@ pb::_planned_processes() {
   esac
 }
 
-# pb::node_pid PORT / pb::node_log PORT: from the current cluster's process list.
-pb::node_pid() {
-  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $3}'
-}
-pb::node_log() {
-  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $5}'
-}
 # pb::node_logs [ROLE]: log paths of every process (or those whose role is ROLE:
 # single, primary, secondary, arbiter, mongod, config server, mongos).
 pb::node_logs() {
   pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v r="${1:-}" 'r == "" || $1 == r {print $5}'
-}
-
-# pb::cpu_seconds PID: user+system CPU seconds a process has used so far
-# (/proc on Linux, ps elsewhere, which counts whole seconds).
-pb::cpu_seconds() {
-  local pid="$1" ticks
-  if [[ -r "/proc/${pid}/stat" ]]; then
-    ticks=$(getconf CLK_TCK 2>/dev/null || printf 100)
-    # Fields 14 and 15 (utime, stime) follow the ")" that closes the name.
-    sed -E 's/^.*\) //' "/proc/${pid}/stat" | awk -v hz="$ticks" '{ printf "%.2f\n", ($12 + $13) / hz }'
-  else
-    ps -o time= -p "$pid" | awk -F'[-:]' '{ s = 0; for (i = 1; i <= NF; i++) s = s * (i == NF - 3 ? 24 : 60) + $i; printf "%.2f\n", s }'
-  fi
-}
-
-# pb::node_uri PORT: a direct connection to one member (setParameter, serverStatus).
-pb::node_uri() {
-  printf 'mongodb://localhost:%d/?directConnection=true' "$1"
-}
-
-# pb::set_parameter_all NAME VALUE [ROLE...]: setParameter on every process of
-# the cluster (or those of the given roles: primary, secondary, single, mongos,
-# "config server"), each restored at cleanup. Arbiters are skipped.
-pb::set_parameter_all() {
-  local name="$1" value="$2" role port rest
-  shift 2
-  while IFS=$'\t' read -r role port rest; do
-    [[ "$role" != arbiter ]] || continue
-    if (($#)) && [[ " $* " != *" ${role} "* ]]; then continue; fi
-    pb::set_parameter "$name" "$value" "$(pb::node_uri "$port")"
-  done < <(pb::cluster_processes "$PB_CLUSTER_DIR")
 }
 
 # pb::mlaunch SUBCOMMAND [ARG...]: mlaunch start/stop/restart/kill/list on the
@@ -348,4 +310,20 @@ pb::cluster_teardown() {
     done
   fi
   pb::release_dir "$dir"
+}
+
+# pb::mongos_hosts: the mongos routers as host:port,host:port (mlaunch gives
+# them the first ports).
+pb::mongos_hosts() {
+  local hosts=() i
+  for ((i = 0; i < PB_MONGOS; i++)); do hosts+=("localhost:$((PB_PORT + i))"); done
+  (IFS=,; printf '%s' "${hosts[*]}")
+}
+
+# pb::config_uri: the config server replica set (mlaunch names it configRepl
+# and gives it the ports after the mongos and every shard's members).
+pb::config_uri() {
+  local first=$((PB_PORT + PB_MONGOS + PB_SHARDS * (PB_NODES + PB_ARBITER))) hosts=() i
+  for ((i = 0; i < PB_CONFIG_SERVERS; i++)); do hosts+=("localhost:$((first + i))"); done
+  printf 'mongodb://%s/?replicaSet=configRepl' "$(IFS=,; printf '%s' "${hosts[*]}")"
 }

@@ -63,7 +63,7 @@ mlaunch_line() {
 @test "the plan is every command in order: launch, mongosh stages, knob, restore, stop, delete" {
   run plan --topology replset --knob notablescan=true --port 30600
   assert_success
-  assert_equal "${#lines[@]}" 11
+  assert_equal "${#lines[@]}" 12
   assert_equal "${lines[0]}" "\$ ROOT/tests/fixtures/fake-server/bin/mongod --version"
   assert_equal "${lines[1]}" "\$ mkdir -p ${WORKDIR}/data"
   assert_equal "${lines[2]}" "\$ mkdir -p ${WORKDIR}/data/7.0.12"
@@ -71,10 +71,11 @@ mlaunch_line() {
   assert_regex "${lines[4]}" "^\\\$ mongosh 'mongodb://localhost:30600/\\?replicaSet=replset' --quiet --norc --eval 'globalThis.dbaLabStage = .*\"params\":\\{\"docs\":10\\}\\}; void 0' ROOT/playbooks/lib/js/stage.js ROOT/tests/fixtures/playbooks/demo-lab/prepare.js\$"
   assert_regex "${lines[5]}" '"params":\{"name":"notablescan","value":true\}\}; void 0'"' ROOT/playbooks/lib/js/stage.js ROOT/playbooks/lib/js/set-parameter.js\$"
   assert_regex "${lines[6]}" ' ROOT/tests/fixtures/playbooks/demo-lab/run.js$'
-  assert_regex "${lines[7]}" '"params":\{"name":"notablescan","json":"<value before the run>","restore":1\}\}; void 0'"' ROOT/playbooks/lib/js/stage.js ROOT/playbooks/lib/js/set-parameter.js\$"
-  assert_equal "${lines[8]}" "\$ mlaunch stop --dir ${WORKDIR}/data/7.0.12"
-  assert_equal "${lines[9]}" "\$ rm -rf ${WORKDIR}/data/7.0.12"
-  assert_equal "${lines[10]}" "\$ rm -rf ${WORKDIR}/data"
+  assert_equal "${lines[7]}" "\$ node ROOT/playbooks/lib/js/check.js --claims ROOT/tests/fixtures/playbooks/demo-lab/checker.js"
+  assert_regex "${lines[8]}" '"params":\{"name":"notablescan","json":"<value before the run>","restore":1\}\}; void 0'"' ROOT/playbooks/lib/js/stage.js ROOT/playbooks/lib/js/set-parameter.js\$"
+  assert_equal "${lines[9]}" "\$ mlaunch stop --dir ${WORKDIR}/data/7.0.12"
+  assert_equal "${lines[10]}" "\$ rm -rf ${WORKDIR}/data/7.0.12"
+  assert_equal "${lines[11]}" "\$ rm -rf ${WORKDIR}/data"
 }
 
 @test "a dry run creates no data directory and no report" {
@@ -101,10 +102,25 @@ mlaunch_line() {
   refute_line --partial 'rm -rf'
 }
 
-@test "topology none plans no server command at all" {
+@test "topology none plans no server command at all, only the checker's claims" {
   run plan --topology none
   assert_success
-  assert_output ''
+  assert_output "\$ node ROOT/playbooks/lib/js/check.js --claims ROOT/tests/fixtures/playbooks/demo-lab/checker.js"
+}
+
+@test "a dry run lists the checker's claims as to be checked" {
+  run "$DEMO" --dry-run --topology none
+  assert_success
+  assert_line --partial 'to be checked: every written document is counted (expected counted = written)'
+}
+
+@test "a sourced playbook runs nothing; pb::scenario_init names its scenario folder" {
+  run bash -c 'source "$1" && pb::scenario_init && printf "%s\n" "$PB_SCENARIO" && declare -F stage_run' _ "$DEMO"
+  assert_success
+  assert_output "${DBA_LAB_ROOT}/tests/fixtures/playbooks/demo-lab"$'\nstage_run'
+  run bash -c 'source "$1"; PB_SCENARIO=""; PB_NAME=array-push-oplog; pb::scenario_init; printf "%s\n" "$PB_SCENARIO"' _ "$DEMO"
+  assert_success
+  assert_output "${DBA_LAB_ROOT}/playbooks/lib/scenarios/array-push-oplog"
 }
 
 @test "--uri plans only mongosh commands against the target, the database dropped at the end" {

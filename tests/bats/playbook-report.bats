@@ -232,49 +232,104 @@ records() {
   assert_output $'12\n1.5\n"8620417026431980160"\n"12 ms"\n-300'
 }
 
-@test "verdict --test: true is REPRODUCED, false is NOT REPRODUCED" {
-  load_framework
-  pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "6.2x" --test "6.2 >= 5"
-  pb::verdict --claim "C arrives together" --expected "< 0.5 s apart" --observed "3.1 s" --test "3.1 < 0.5"
-  run records 'select(.type == "verdict") | [.claim, .verdict, .expected, .observed]'
-  assert_output $'["B is 5x sooner","REPRODUCED",">= 5x","6.2x"]\n["C arrives together","NOT REPRODUCED","< 0.5 s apart","3.1 s"]'
+# A checker file in the test's temporary scenario folder.
+write_checker() {
+  PB_SCENARIO="${BATS_TEST_TMPDIR}/scenario"
+  mkdir -p "$PB_SCENARIO"
+  cat >"${PB_SCENARIO}/checker.js"
 }
 
-@test "verdict --result NOT_APPLICABLE needs a reason" {
+@test "pb::check appends one verdict record per verdict the checker returns" {
   load_framework
-  run pb::verdict --claim "restart loses data" --result NOT_APPLICABLE
-  assert_failure
-  assert_output --partial "pb::verdict 'restart loses data': NOT APPLICABLE needs --reason"
-  pb::verdict --claim "restart loses data" --result NOT_APPLICABLE --reason "--uri target: not restarted"
-  run records 'select(.type == "verdict") | [.verdict, .reason]'
-  assert_output '["NOT APPLICABLE","--uri target: not restarted"]'
+  write_checker <<'JS'
+const claims = [{ id: 'ratio', claim: 'B is 5x sooner', expected: '>= 5x' },
+                { id: 'restart', claim: 'restart loses data', expected: 'documents gone' }];
+module.exports = { claims, check: (r) => [
+  { id: 'ratio', observed: `${r.measurements[0].value}x`, result: r.measurements[0].value >= 5 ? 'REPRODUCED' : 'NOT_REPRODUCED', version: '8.0.4' },
+  { id: 'restart', observed: 'not restarted', result: 'NOT_APPLICABLE', why: '--uri target', version: 'all' },
+] };
+JS
+  pb::measure ratio 6.2 x
+  run pb::check
+  assert_success
+  assert_output --partial 'REPRODUCED: B is 5x sooner [8.0.4] (expected >= 5x, observed 6.2x)'
+  run records 'select(.type == "verdict") | [.id, .claim, .verdict, .expected, .observed, .reason, .version]'
+  assert_success
+  assert_output $'["ratio","B is 5x sooner","REPRODUCED",">= 5x","6.2x","","8.0.4"]\n["restart","restart loses data","NOT APPLICABLE","documents gone","not restarted","--uri target","all"]'
 }
 
-@test "verdict --test refuses anything but numbers and comparisons (a missing measurement)" {
+@test "pb::check gives the checker the measurements, tables, versions and params of results.json" {
   load_framework
-  run pb::verdict --claim x --test " >= 5"
-  assert_failure
-  run pb::verdict --claim x --test "ratio >= 5"
-  assert_failure
-  assert_output --partial "--test must compare numbers, got 'ratio >= 5' (a measurement missing?)"
+  # shellcheck disable=SC2034 # read by pb::check
+  PB_SCALE_NAME=small
+  # shellcheck disable=SC2034 # read by pb::check
+  PB_SCALE["docs"]=10
+  pb::option --load-seconds LOAD_SECONDS int 0 "seconds"
+  # shellcheck disable=SC2034 # read by pb::check
+  LOAD_SECONDS=30
+  write_checker <<'JS'
+const claims = [{ id: 'shape', claim: 'the input has the results shape', expected: 'all four parts' }];
+module.exports = { claims, check: (r) => [{ id: 'shape', result: 'REPRODUCED', version: 'all', observed: JSON.stringify(r) }] };
+JS
+  pb::record_version 8.0 8.0.4 /bin 8.0.4
+  # shellcheck disable=SC2034 # read by pb::measure and pb::row
+  PB_VERSION=8.0.4
+  pb::measure bytes 120 B
+  pb::table sizes "Sizes" step docs
+  pb::row sizes written 10
+  pb::check
+  run records 'select(.type == "verdict") | .observed | fromjson'
+  assert_success
+  assert_output '{"measurements":[{"version":"8.0.4","key":"bytes","value":120,"unit":"B"}],"tables":{"sizes":{"rows":[{"version":"8.0.4","values":["written",10]}],"title":"Sizes","columns":["step","docs"]}},"params":{"scale":"small","docs":10,"load-seconds":30},"versions":[{"requested":"8.0","resolved":"8.0.4","server":"8.0.4"}]}'
 }
 
-@test "verdict refuses an unknown result and --test with --result" {
+@test "a checker that throws fails the report stage with one line naming the checker" {
   load_framework
-  run pb::verdict --claim x --result MAYBE
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'a', claim: 'c', expected: 'e' }], check() { throw new Error('no measurement bytes'); } };
+JS
+  run pb::check
   assert_failure
-  assert_output --partial "--result must be REPRODUCED, NOT_REPRODUCED or NOT_APPLICABLE, got 'MAYBE'"
-  run pb::verdict --claim x --result REPRODUCED --test "1 > 0"
+  assert_output --partial "checker ${BATS_TEST_TMPDIR}/scenario/checker.js: check() threw: no measurement bytes"
+  run records 'select(.type == "verdict")'
+  assert_success
+  assert_output ''
+}
+
+@test "a malformed verdict fails the report stage and records nothing" {
+  load_framework
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'a', claim: 'c', expected: 'e' }],
+  check: () => [{ id: 'a', observed: '1', result: 'REPRODUCED', version: 'all' }, { id: 'a', observed: '2', result: 'MAYBE', version: 'all' }] };
+JS
+  run pb::check
   assert_failure
-  assert_output --partial 'give --test or --result, not both'
+  assert_output --partial "checker.js: verdict 2 (a): result must be REPRODUCED, NOT_REPRODUCED, NOT_APPLICABLE, got 'MAYBE'"
+  run records 'select(.type == "verdict")'
+  assert_success
+  assert_output ''
+}
+
+@test "a scenario without checker.js is a playbook bug" {
+  load_framework
+  PB_SCENARIO="${BATS_TEST_TMPDIR}/nowhere"
+  run pb::check
+  assert_failure
+  assert_output --partial 'playbook bug: no checker'
 }
 
 @test "verdicts with a | in their text keep the markdown table intact" {
   run "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
   load_framework
-  pb::verdict --claim "a | b" --expected "x" --observed "y" --result REPRODUCED
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'a', claim: 'a | b', expected: 'x' }], check: () => [{ id: 'a', observed: 'y', result: 'REPRODUCED', version: 'all' }] };
+JS
+  pb::check
   run jq -s '{verdicts: map(select(.type == "verdict"))}' "$PB_RECORDS"
+  assert_success
   run jq -r 'def cell: tostring | gsub("\\|"; "\\|"); .verdicts[0].claim | cell' <<<"$output"
+  assert_success
   assert_output 'a \| b'
 }
 
@@ -289,14 +344,18 @@ records() {
   assert_output '["refresh",2,"logs/refresh","refreshes"]'
 }
 
-@test "in a dry run a verdict is listed as to be checked, never decided from missing numbers" {
+@test "in a dry run pb::check lists the claims to be checked and decides nothing" {
   load_framework
-  # shellcheck disable=SC2034 # read by pb::verdict
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'ratio', claim: 'B is 5x sooner', expected: '>= 5x' }], check() { throw new Error('never called'); } };
+JS
+  # shellcheck disable=SC2034 # read by pb::check
   PB_DRY_RUN=1
-  run pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "" --test " >= 5"
+  run pb::check
   assert_success
-  assert_output --partial 'verdict to check: B is 5x sooner (expected >= 5x)'
+  assert_output --partial 'to be checked: B is 5x sooner (expected >= 5x)'
   run records 'select(.type == "verdict")'
+  assert_success
   assert_output ''
 }
 
@@ -309,15 +368,4 @@ records() {
   assert_success
   run grep -F "\$ sh -c" "$PB_LOG"
   assert_success
-}
-
-@test "pb::cpu_seconds reads a process's CPU time" {
-  load_framework
-  sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; sleep 30' &
-  local pid=$! _
-  for _ in $(seq 100); do [[ "$(ps -o args= -p "$pid")" == sleep* ]] && break; sleep 0.1; done
-  run pb::cpu_seconds "$pid"
-  kill "$pid"
-  assert_success
-  assert_output --regexp '^[0-9]+\.[0-9]{2}$'
 }
