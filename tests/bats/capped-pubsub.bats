@@ -19,6 +19,11 @@ plan() {
     | plan_lines | sed -E "s#${WORKDIR}#WORK#g"
 }
 
+# The whole dry-run output (the plan's commands and what it says).
+plan_all() {
+  "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --report-dir "${WORKDIR}/report" "$@" 2>&1
+}
+
 @test "default launch: a replica set of one node on the fake binaries, nothing else added" {
   run plan --port 30900
   assert_success
@@ -29,7 +34,7 @@ plan() {
   run plan
   assert_success
   local lines
-  lines=$(grep '^\$ node ' <<<"$output" | sed -E 's/.* --collection ([a-z_]+) --mode ([a-z]+) --subscribers ([0-9]+) .*/\1 \2 \3/')
+  lines=$(grep '^\$ node .*/run.js ' <<<"$output" | sed -E 's/.* --collection ([a-z_]+) --mode ([a-z]+) --subscribers ([0-9]+) .*/\1 \2 \3/')
   [[ "$lines" == $'ticker capped 1\nticker capped 10\nticker capped 40\nticker_stream changestream 1\nticker_stream changestream 10\nticker_stream changestream 40' ]]
 }
 
@@ -45,6 +50,7 @@ plan() {
   assert_success
   assert_line --partial -- '--mode capped --subscribers 40 --publishers 50 --rate 1000 --seconds 25 '
   run plan --compare none
+  assert_success
   assert_line --partial -- '--mode capped --subscribers 40 --publishers 4 --rate 100 --seconds 15 '
 }
 
@@ -71,12 +77,12 @@ plan() {
   assert_line --partial "run.js --uri mongodb://localhost:31000/ "
 }
 
-@test "--uri: no mlaunch at all, no restart, and the restart claim is listed (decided NOT APPLICABLE in a real run)" {
+@test "--uri: no mlaunch at all, no restart, and the restart claim is listed (the checker calls it NOT APPLICABLE)" {
   run "$PLAYBOOK" --dry-run --uri mongodb://127.0.0.1:9/ --report-dir "${WORKDIR}/report" --compare none
   assert_success
   refute_output --partial 'mlaunch'
   refute_output --partial "count: "
-  assert_output --partial 'verdict to check: capped collections are in-memory only'
+  assert_output --partial 'to be checked: capped collections are in-memory only'
   assert_output --partial "run.js --uri mongodb://127.0.0.1:9/ --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 1 "
   assert_output --partial "--pids ''"
 }
@@ -95,11 +101,28 @@ plan() {
 
 @test "bad subscriber counts are a usage error" {
   run -2 "$PLAYBOOK" --dry-run --subscribers 0,10
-  assert_output --partial "--subscribers expects counts from 1 to 2000 such as 1,10,40, got '0,10'"
+  assert_output --partial "--subscribers: 0 is not between 1 and 2000"
   run -2 "$PLAYBOOK" --dry-run --subscribers 1,ten
-  assert_output --partial "got '1,ten'"
+  assert_output --partial "--subscribers expects whole numbers separated by commas such as 1,10,40, got '1,ten'"
   run -2 "$PLAYBOOK" --dry-run --subscribers 1,,4
-  assert_output --partial "comma-separated list"
+  assert_output --partial "got '1,,4'"
+  run -2 "$PLAYBOOK" --dry-run --subscribers 10,1
+  assert_output --partial "--subscribers must list each number once, in ascending order, got '10,1'"
+}
+
+@test "every claim is listed in the plan, to be checked after the run" {
+  run plan_all --compare none
+  assert_success
+  assert_equal "$(grep -c 'to be checked: ' <<<"$output")" 7
+  assert_output --partial 'to be checked: documents in a capped collection cannot grow'
+  assert_output --partial 'to be checked: publishers keep the target write rate'
+}
+
+@test "--help gives the scale's defaults of the sweep options" {
+  run "$PLAYBOOK" --help
+  assert_success
+  assert_output --partial "(default: the scale's (small: 1,10,40))"
+  assert_output --partial "(default: the scale's (small: 100))"
 }
 
 @test "--sharded with --uri is a usage error" {
@@ -121,7 +144,7 @@ plan() {
 @test "--help teaches the sweep, the claims and the lab guide" {
   run "$PLAYBOOK" --help
   assert_success
-  assert_output --partial '--subscribers A,B'
+  assert_output --partial '--subscribers N,N'
   assert_output --partial 'CappedPositionLost'
   assert_output --partial 'playbooks/capped-pubsub.md'
 }
