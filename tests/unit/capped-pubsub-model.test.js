@@ -1,7 +1,7 @@
 'use strict';
 // capped-pubsub's model (playbooks/lib/scenarios/capped-pubsub/model.js)
 // without a server: on the article's own latency tables (copied verbatim
-// into tests/fixtures/capped-pubsub/seed-002-tables.txt), on a sweep recorded
+// into tests/fixtures/capped-pubsub/article-tables.txt), on a sweep recorded
 // against FerretDB (tests/fixtures/capped-pubsub/ferretdb-sweep, written by
 // run.js), and on hand-made delivery sequences.
 
@@ -14,7 +14,7 @@ const { execFileSync } = require('child_process');
 const ROOT = path.join(__dirname, '..', '..');
 const SCEN = path.join(ROOT, 'playbooks', 'lib', 'scenarios', 'capped-pubsub');
 const SWEEP = path.join(ROOT, 'tests', 'fixtures', 'capped-pubsub', 'ferretdb-sweep');
-const TABLES = path.join(ROOT, 'tests', 'fixtures', 'capped-pubsub', 'seed-002-tables.txt');
+const TABLES = path.join(ROOT, 'tests', 'fixtures', 'capped-pubsub', 'article-tables.txt');
 const m = require(path.join(SCEN, 'model.js'));
 const stats = require(path.join(ROOT, 'playbooks', 'lib', 'js', 'stats.js'));
 

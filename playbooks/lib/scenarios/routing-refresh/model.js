@@ -1,8 +1,8 @@
 'use strict';
 // routing-refresh: from refresh events (playbooks/analyze refresh --json) and
-// the run's phases (what was done when) to durations per chunk count, fitted
-// slopes and verdicts. Plain CommonJS: report.js requires it inside mongosh,
-// tests/bats/routing-refresh.bats from node on recorded numbers.
+// the run's phases (what was done when) to durations per chunk count and
+// fitted slopes. Plain CommonJS: measure.js requires it inside mongosh,
+// checker.js and tests/unit/routing-refresh-*.test.js from node.
 const path = require('path');
 const stats = require(path.resolve(__dirname, '../../js/stats.js'));
 
@@ -76,93 +76,47 @@ function round(x, digits) {
   return Math.round(x * f) / f;
 }
 
-// A series is near-constant when the fitted line changes by at most
-// NEAR_CONSTANT_MS (durationMillis has 1 ms resolution) or
-// NEAR_CONSTANT_RELATIVE of the mean over the measured range.
-const NEAR_CONSTANT_MS = 5;
-const NEAR_CONSTANT_RELATIVE = 0.2;
-
-// classify(xs, ys): the fitted line (ms per 10k chunks) and a conclusion:
-// 'grows with chunk count' (rises by more than near-constant allows, and
-// stats.growth calls it linear), 'near-constant', or 'irregular'.
-function classify(xs, ys) {
+// line(xs, ys): the least-squares line of durations (ms) against chunk
+// counts, for the fits table (rounded: slopeMsPer10k, interceptMs, r2,
+// changeMs over the measured range, points) and for checker.js (exact:
+// change, mean, and stats.growth's kind of the series).
+function line(xs, ys) {
   const fit = stats.linearFit(xs, ys);
   const span = Math.max(...xs) - Math.min(...xs);
   const change = fit.slope * span;
-  const m = stats.mean(ys);
-  const g = stats.growth(xs, ys);
-  let conclusion = 'irregular';
-  if (Math.abs(change) <= Math.max(NEAR_CONSTANT_MS, NEAR_CONSTANT_RELATIVE * Math.abs(m))) conclusion = 'near-constant';
-  else if (g.kind === 'linear') conclusion = 'grows with chunk count';
   return {
     slopeMsPer10k: round(fit.slope * 10000, 3),
     interceptMs: round(fit.intercept, 1),
     r2: round(fit.r2, 3),
     changeMs: round(change, 1),
     points: xs.length,
-    conclusion,
+    change,
+    mean: stats.mean(ys),
+    growth: stats.growth(xs, ys).kind,
   };
 }
 
-// fits(summary): one fit per node and kind over the chunk counts that had a
-// logged refresh; fewer than two counts cannot be fitted.
+// fits(summary): one line per node and kind over the chunk counts that had a
+// logged refresh; fewer than two counts cannot be fitted ({node, kind, points}).
 function fits(summary) {
   const out = [];
   const groups = new Map();
   for (const r of summary) {
     const k = `${r.node}|${r.kind}`;
     if (!groups.has(k)) groups.set(k, { node: r.node, kind: r.kind, xs: [], ys: [] });
-    if (r.medianMs !== null) {
+    if (r.medianMs !== null && r.medianMs !== undefined) {
       groups.get(k).xs.push(r.chunks);
       groups.get(k).ys.push(r.medianMs);
     }
   }
   for (const g of groups.values()) {
     if (new Set(g.xs).size < 2) {
-      out.push({ node: g.node, kind: g.kind, points: g.xs.length, conclusion: 'not enough chunk counts' });
+      out.push({ node: g.node, kind: g.kind, points: g.xs.length });
     } else {
-      out.push({ node: g.node, kind: g.kind, ...classify(g.xs, g.ys) });
+      out.push({ node: g.node, kind: g.kind, ...line(g.xs, g.ys) });
     }
   }
   return out;
 }
 
-function describe(f) {
-  if (f.slopeMsPer10k === undefined) return `${f.points} chunk count(s) with a logged refresh`;
-  return `${f.slopeMsPer10k >= 0 ? '+' : ''}${f.slopeMsPer10k} ms per 10k chunks (r² ${f.r2}, ${f.changeMs} ms over the range, ${f.points} counts): ${f.conclusion}`;
-}
-
-// verdicts(fitList, {grouping, shardFullMeasurable}): the two claims, per
-// node and kind, decided from the fits. grouping: true / false
-// (routingTableCacheChunkBucketSize known to the server or not), null when
-// unknown. shardFullMeasurable: false when the shards refused the commands
-// that force their full refresh (refresh-plan.js), so that series is empty
-// for a known reason.
-function verdicts(fitList, { grouping = null, shardFullMeasurable = true } = {}) {
-  const out = [];
-  for (const f of fitList) {
-    const where = `${f.node}, ${f.kind} refresh`;
-    const claim = `refresh time grows linearly with the chunk count (${where})`;
-    if (f.node === 'shard' && f.kind === 'full' && shardFullMeasurable === false) {
-      out.push({ claim, expected: 'grows with chunk count', observed: describe(f), holds: null, reason: 'not measurable on this version: the shards refused the commands that force their refresh (see the notes)', conclusion: f.conclusion });
-    } else if (f.slopeMsPer10k === undefined) {
-      out.push({ claim, expected: 'grows with chunk count', observed: describe(f), holds: null, reason: 'needs refreshes logged at two chunk counts or more', conclusion: f.conclusion });
-    } else {
-      out.push({ claim, expected: 'grows with chunk count', observed: describe(f), holds: f.conclusion === 'grows with chunk count', reason: '', conclusion: f.conclusion });
-    }
-  }
-  for (const f of fitList.filter((x) => x.kind === 'incremental')) {
-    const claim = `an incremental refresh stays near-constant where chunk grouping is present (${f.node})`;
-    const expected = `near-constant (within ${NEAR_CONSTANT_MS} ms or ${NEAR_CONSTANT_RELATIVE * 100}% over the range)`;
-    if (grouping !== true) {
-      out.push({ claim, expected, observed: describe(f), holds: null, reason: grouping === false ? 'this version has no chunk grouping (routingTableCacheChunkBucketSize unknown to the server)' : 'chunk grouping could not be detected', conclusion: f.conclusion });
-    } else if (f.slopeMsPer10k === undefined) {
-      out.push({ claim, expected, observed: describe(f), holds: null, reason: 'needs refreshes logged at two chunk counts or more', conclusion: f.conclusion });
-    } else {
-      out.push({ claim, expected, observed: describe(f), holds: f.conclusion === 'near-constant', reason: '', conclusion: f.conclusion });
-    }
-  }
-  return out;
-}
-
-module.exports = { parseLogTime, attribute, summarize, classify, fits, verdicts, NEAR_CONSTANT_MS, NEAR_CONSTANT_RELATIVE };
+module.exports = { parseLogTime, attribute, summarize, line, fits };
