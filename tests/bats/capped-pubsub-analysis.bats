@@ -22,6 +22,7 @@ measure_sweep() {
 
 setup_playbook() {
   load_playbook capped-pubsub
+  # shellcheck disable=SC2034 # read by the framework (the records' version)
   PB_VERSION=7.0.42
   pb::record_version "" 7.0.42 "" 7.0.42
 }

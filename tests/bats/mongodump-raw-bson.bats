@@ -12,7 +12,6 @@ setup() {
   load playbook_helper
   PLAYBOOK="${DBA_LAB_ROOT}/playbooks/mongodump-raw-bson.sh"
   JS="${DBA_LAB_ROOT}/playbooks/lib/scenarios/mongodump-raw-bson"
-  FIX="${DBA_LAB_ROOT}/tests/fixtures/mongodump-raw-bson"
   WORKDIR="${BATS_TEST_TMPDIR}/work"
   mkdir -p "$WORKDIR"
   cd "$WORKDIR" || return 1

@@ -204,6 +204,7 @@ js() {
 
 @test "analyze stage: phases and log lines in, durations and fits out; pb::check decides from them" {
   load_playbook routing-refresh
+  # shellcheck disable=SC2034 # read by the framework (the records' version)
   PB_VERSION=4.2.24
   pb::record_version 4.2 4.2.24 ""
   pb::measure chunkGrouping 0
