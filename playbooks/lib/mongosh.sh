@@ -41,7 +41,7 @@ pb::stage_config() {
 # stage changed with stage.setParameter() are restored at cleanup, also when
 # the stage fails.
 pb::mongosh_stage() {
-  local target="${PB_CONN_URI:-}" progress=() file cfg rc=0
+  local target="${PB_CONN_URI:-}" progress=() file cfg kv rc=0
   while (($#)); do
     case "$1" in
       --nodb) target=--nodb ;;
@@ -55,6 +55,10 @@ pb::mongosh_stage() {
   shift
   [[ -f "$file" ]] || pb::die "mongosh stage file not found: ${file}"
   [[ -n "$target" ]] || pb::die "pb::mongosh_stage ${file}: no connection (launch first, or pass --nodb)"
+  # Checked here: pb::stage_config's own die would be lost in the $(...) below.
+  for kv in "$@"; do
+    [[ "$kv" == *=* ]] || pb::die "pb::mongosh_stage ${file}: stage parameter '${kv}' is not KEY=VALUE"
+  done
   cfg=$(PB_STAGE_TARGET=$target pb::stage_config "$@")
   pb::run "${progress[@]}" mongosh "$target" --quiet --norc \
     --eval "globalThis.dbaLabStage = ${cfg}; void 0" "${PB_LIB}/js/stage.js" "$file" || rc=$?

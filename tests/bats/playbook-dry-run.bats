@@ -55,8 +55,10 @@ mlaunch_line() {
 
 @test "the connection string lists the data members of a replica set, the mongos of a cluster" {
   run "$DEMO" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --topology replset --nodes 3 --arbiter --port 30400
+  assert_success
   assert_line --partial 'connection: mongodb://localhost:30400,localhost:30401,localhost:30402/?replicaSet=replset'
   run "$DEMO" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --topology sharded --mongos 2 --port 30500
+  assert_success
   assert_line --partial 'connection: mongodb://localhost:30500,localhost:30501/'
 }
 
@@ -127,6 +129,7 @@ mlaunch_line() {
   run "$DEMO" --dry-run --uri mongodb://127.0.0.1:9/ --report-dir "${WORKDIR}/report"
   assert_success
   run plan_lines <<<"$output"
+  assert_success
   refute_line --partial 'mlaunch'
   assert_regex "${lines[0]}" "^\\\$ mongosh 'mongodb://127.0.0.1:9/\\?serverSelectionTimeoutMS=5000' --quiet --norc --eval "
   assert_regex "${lines[1]}" "^\\\$ mongosh mongodb://127.0.0.1:9/ --quiet --norc --eval 'db.getSiblingDB\\(\"dbalab_demo-lab\"\\).getCollection\\('\\\\''_dbalab_owner'\\\\''\\).insertOne"
@@ -147,7 +150,9 @@ mlaunch_line() {
     --mongodb-version 6.0,8.0.4 --dir "${WORKDIR}/data" --port 30700
   assert_success
   run plan_lines <<<"$output"
+  assert_success
   run grep -E '^\$ (mlaunch|rm)' <<<"$output"
+  assert_success
   assert_output "\$ mlaunch init --single --port 30700 --dir ${WORKDIR}/data/6.0.20 --binarypath ${M_PREFIX}/m/versions/6.0.20/bin --setParameter transactionLifetimeLimitSeconds=90
 \$ mlaunch stop --dir ${WORKDIR}/data/6.0.20
 \$ rm -rf ${WORKDIR}/data/6.0.20
@@ -168,6 +173,7 @@ mlaunch_line() {
   assert_line --partial "--binarypath ${M_PREFIX}/m/versions/7.0.14/bin"
   # Only the read-only calls ran; nothing was installed.
   run cat "$FAKE_M_LOG"
+  assert_success
   assert_output "--version
 installed --json
 --stable 7.0

@@ -23,6 +23,7 @@ setup() {
   pb::m_resolve 7.0
   assert_equal "$PB_M_RESULT" 7.0.12
   run cat "$FAKE_M_LOG"
+  assert_success
   assert_output 'installed --json'
 }
 
@@ -32,6 +33,7 @@ setup() {
   pb::m_resolve 7.0
   assert_equal "$PB_M_RESULT" 7.0.14
   run cat "$FAKE_M_LOG"
+  assert_success
   assert_output $'installed --json\n--stable 7.0'
 }
 
@@ -41,6 +43,7 @@ setup() {
   pb::m_resolve 5.2
   assert_equal "$PB_M_RESULT" 5.2.1
   run cat "$FAKE_M_LOG"
+  assert_success
   assert_line -- '--latest 5.2'
 }
 
@@ -63,6 +66,7 @@ setup() {
   pb::m_ensure 7.0.12
   assert_equal "$PB_M_RESULT" "${M_PREFIX}/m/versions/7.0.12/bin"
   run cat "$FAKE_M_LOG"
+  assert_success
   assert_output 'bin 7.0.12'
 }
 
@@ -70,6 +74,7 @@ setup() {
   run pb::m_ensure 7.0.14
   assert_failure
   run cat "$FAKE_M_LOG"
+  assert_success
   assert_output $'bin 7.0.14\n7.0.14\nbin 7.0.14'
   pb::m_ensure 7.0.14 || true
   assert_regex "$PB_M_ERROR" '^m could not install MongoDB 7\.0\.14 \(m said: .*do not appear to be available.*\): no network, or no build for this OS'

@@ -61,15 +61,18 @@ EOF
     'config server' 30008 /tmp/lab/configRepl/rs1/mongod.log '')"
   # The same ports pb::cluster_ports checks in preflight.
   run pb::cluster_ports
+  assert_success
   assert_output "$(seq 30000 30008)"
 }
 
 @test "planned layouts of a single node and of a replica set" {
   PB_TOPOLOGY=single PB_PORT=30100
   run pb::cluster_processes /tmp/lab
+  assert_success
   assert_output "$(printf 'single\t30100\t-\tplanned\t/tmp/lab/mongod.log\t')"
   PB_TOPOLOGY=replset PB_NODES=1 PB_ARBITER=0 PB_REPLSET_NAME=rs PB_CLUSTER_DIR=/tmp/lab
   run pb::node_logs primary
+  assert_success
   assert_output /tmp/lab/rs/rs1/mongod.log
 }
 
@@ -87,6 +90,7 @@ EOF
   mkdir -p "${BATS_TEST_TMPDIR}/other"
   printf 'another-run\n' >"${BATS_TEST_TMPDIR}/other/.dba-lab-run"
   run pb::release_dir "${BATS_TEST_TMPDIR}/other"
+  assert_success
   assert_output --partial "not deleting ${BATS_TEST_TMPDIR}/other: this run did not create it"
   [[ -e "${BATS_TEST_TMPDIR}/other/.dba-lab-run" ]]
 }

@@ -113,6 +113,7 @@ use_fake_setup() {
   assert_line --partial 'missing tools: dba-lab-no-such-tool - running the project'"'"'s setup'
   assert_regex "$stderr" 'dba-lab-no-such-tool not found: run ./setup/install.sh, then source setup/env.sh'
   run cat "$FAKE_SETUP_LOG"
+  assert_success
   assert_output 'setup ran:'
 }
 
@@ -121,6 +122,7 @@ use_fake_setup() {
   run demo --topology none --need dba-lab-no-such-tool --yes
   assert_failure 3
   run cat "$FAKE_SETUP_LOG"
+  assert_success
   assert_output 'setup ran: --yes'
 }
 

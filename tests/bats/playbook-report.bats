@@ -22,6 +22,7 @@ records() {
   run jq -e . "${REPORT}/results.json"
   assert_success
   run cat "${REPORT}/sizes.csv"
+  assert_success
   assert_output $'"step","docs"\n"written",10\n"counted",10'
 }
 
@@ -30,8 +31,10 @@ records() {
   assert_success
   run jq -r '.environment | [.host.os != "", .host.kernel != "", (.host.cpus > 0), (.host.memoryBytes > 1000000),
     (.tools.jq | startswith("jq-")), .topology.type, .scale.name, .scale.params.docs] | map(tostring) | join(" ")' "${REPORT}/results.json"
+  assert_success
   assert_output 'true true true true true none medium 1000'
   run jq -r '[.status, .playbook, (.stages | map(.name) | join(",")), (.measurements[0] | "\(.key)=\(.value) \(.unit)")] | join(" ")' "${REPORT}/results.json"
+  assert_success
   assert_output 'done demo-lab preflight,launch,prepare,run,analyze,report counted=1000 docs'
 }
 
@@ -39,6 +42,7 @@ records() {
   run "$DEMO" --topology none --report-dir "$REPORT"
   assert_success
   run cat "${REPORT}/report.md"
+  assert_success
   assert_line '# Demo lab: the framework'"'"'s test playbook'
   assert_line '| claim | version | expected | observed | verdict |'
   assert_line '| the demo measured something |  | >= 1 document | 10 | **REPRODUCED** |'
@@ -74,6 +78,7 @@ records() {
   run "${DBA_LAB_ROOT}/playbooks/report" "$REPORT"
   assert_success
   run jq -c '[.encoding.y.scale.type, (.data.values | map([.series, .x, .y]))]' "${REPORT}/charts/c.vl.json"
+  assert_success
   assert_output '["log",[["A",1,10],["A",2,20],["B",1,5]]]'
 }
 
@@ -106,8 +111,10 @@ records() {
   assert_success
   cmp -s comparison.html compare.html
   run grep -c -F '<a href="a/report.html">' "${BATS_TEST_TMPDIR}/compare.html"
+  assert_success
   assert_output 1
   run grep -c -F 'data-chart="sizes"' "${BATS_TEST_TMPDIR}/compare.html"
+  assert_success
   assert_output 2
 }
 
@@ -119,6 +126,7 @@ records() {
   run "${DBA_LAB_ROOT}/playbooks/report" --index "${BATS_TEST_TMPDIR}/reports" "${BATS_TEST_TMPDIR}/reports/demo-lab/routing-refresh"
   assert_success
   run grep -o 'href="[^"]*"' "${BATS_TEST_TMPDIR}/reports/index.html"
+  assert_success
   assert_output $'href="demo-lab/routing-refresh/report.html"\nhref="demo-lab/capped-pubsub/report.html"'
 }
 
@@ -148,10 +156,11 @@ records() {
   # shellcheck disable=SC2034 # read by pb::report_write
   PB_STAGE_NAMES=() PB_STAGE_LABELS=() PB_STAGE_SECONDS=()
   mkdir -p "$PB_REPORT_DIR"
-  pb::verdict --claim "c" --expected "e" --observed "o" --result REPRODUCED
+  pb::measure m 1
   run pb::report_write "done"
   assert_success
   run grep -o 'href="[^"]*"' "${PB_ROOT}/reports/index.html"
+  assert_success
   assert_output 'href="unit-lab/20260101T000000Z/report.html"'
 }
 
@@ -174,6 +183,7 @@ records() {
   PB_SERVER_INFO='{"version":"7.0.42","ferretdb":"v1.24.2","setName":null,"msg":null,"exists":false,"owner":null}'
   pb::_record_environment
   run records 'select(.type == "environment") | .server'
+  assert_success
   assert_output '{"product":"FerretDB","version":"v1.24.2","reportsAs":"7.0.42"}'
 }
 
@@ -185,6 +195,7 @@ records() {
   PB_SERVER_INFO='{"version":"8.0.4","ferretdb":null,"setName":"rs","msg":null,"exists":false,"owner":null}'
   pb::_record_environment
   run records 'select(.type == "environment") | .server'
+  assert_success
   assert_output '{"product":"MongoDB","version":"8.0.4","reportsAs":"8.0.4"}'
 }
 
@@ -197,6 +208,7 @@ records() {
   pb::mongosh_stage --nodb "${BATS_TEST_TMPDIR}/source.js"
   pb::_results_json "done" >"${BATS_TEST_TMPDIR}/results.json"
   run jq -c '[.tables.article.source, .tables.article.rows[0].version, .tables.mine.rows[0].version]' "${BATS_TEST_TMPDIR}/results.json"
+  assert_success
   assert_output '[{"kind":"article","setup":"MongoDB 3.0.1, a laptop"},"","8.0.4"]'
 }
 
@@ -204,12 +216,16 @@ records() {
   load_framework
   pb::mongosh_stage --nodb "${DBA_LAB_ROOT}/tests/fixtures/playbooks/stage-records.js" runs=3 label=x
   run records 'select(.type == "measure") | [.key, .value]'
+  assert_success
   assert_output $'["cursorId","8620417026431980160"]\n["small",42]\n["ratio",2.5]\n["when","2022-02-15T12:13:25.000Z"]'
   run records 'select(.type == "row") | .row // .values'
+  assert_success
   assert_output $'{"run":"A","event":1,"seconds":12.5}\n["B",1,2]'
   run records 'select(.type == "note") | .text'
+  assert_success
   assert_output '"params: {\"runs\":3,\"label\":\"x\"}"'
   run records 'select(.type == "verdict") | [.verdict, .reason]'
+  assert_success
   assert_output $'["REPRODUCED",""]\n["NOT APPLICABLE","standalone target"]'
 }
 
@@ -218,6 +234,7 @@ records() {
   pb::mongosh_stage --nodb "${DBA_LAB_ROOT}/tests/fixtures/playbooks/stage-records.js"
   pb::_results_json "done" >"${BATS_TEST_TMPDIR}/results.json"
   run jq -c '.tables.timeline | [.columns, (.rows | map(.values))]' "${BATS_TEST_TMPDIR}/results.json"
+  assert_success
   assert_output '[["run","event","seconds"],[["A",1,12.5],["B",1,2]]]'
 }
 
@@ -229,6 +246,7 @@ records() {
   pb::measure d "12 ms"
   pb::measure e -3e2
   run records 'select(.type == "measure") | .value'
+  assert_success
   assert_output $'12\n1.5\n"8620417026431980160"\n"12 ms"\n-300'
 }
 
@@ -339,8 +357,10 @@ JS
   gzip -k "${BATS_TEST_TMPDIR}/mongod.log"
   pb::excerpt refresh "${BATS_TEST_TMPDIR}/mongod.log.gz" --grep SH_REFR --max 2 --note "refreshes"
   run cat "${PB_WORK}/logs/refresh"
+  assert_success
   assert_output $'SH_REFR x\nSH_REFR y'
   run records 'select(.type == "excerpt") | [.name, .lines, .file, .note]'
+  assert_success
   assert_output '["refresh",2,"logs/refresh","refreshes"]'
 }
 
@@ -368,4 +388,14 @@ JS
   assert_success
   run grep -F "\$ sh -c" "$PB_LOG"
   assert_success
+}
+
+@test "a stage parameter that is not KEY=VALUE stops the run itself, not only a subshell" {
+  load_framework
+  # shellcheck disable=SC2034 # read by pb::mongosh_stage
+  PB_CONN_URI=mongodb://localhost:1/
+  run pb::mongosh_stage "${DBA_LAB_ROOT}/tests/fixtures/playbooks/demo-lab/run.js" docs=1 junk
+  assert_failure
+  assert_output --partial "pb::mongosh_stage ${DBA_LAB_ROOT}/tests/fixtures/playbooks/demo-lab/run.js: stage parameter 'junk' is not KEY=VALUE"
+  refute_output --partial '$ mongosh'
 }

@@ -50,10 +50,12 @@ on_terminal() {
     sleep 0.1
   done
   run grep -c 'Press Enter to continue' "${BATS_TEST_TMPDIR}/out"
+  assert_success
   assert_output 1
   sleep 1
   # Still at the prepare narration: the run stage has not started.
   run grep -c '==> run' "${BATS_TEST_TMPDIR}/out"
+  [ "$status" -eq 1 ]  # grep -c: no line matched
   assert_output 0
   printf '\n\n' >&"$keys"
   exec {keys}>&-
@@ -64,6 +66,7 @@ on_terminal() {
   wait "$SCRIPT_PID"
   SCRIPT_PID=''
   run grep -c '==> run' "${BATS_TEST_TMPDIR}/out"
+  assert_success
   assert_output 1
 }
 
@@ -75,11 +78,13 @@ on_terminal() {
   assert_success
   refute_output --partial $'\e['
   run "$DEMO" --topology none --report-dir "${REPORT}3"
+  assert_success
   refute_output --partial $'\e['
 }
 
 @test "stage headers carry the elapsed time and the UTC clock" {
   run "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
   assert_line --regexp '^==> preflight  \+00:0[0-9]  [0-9]{2}:[0-9]{2}:[0-9]{2}Z$'
   assert_line --regexp '^[0-9]{2}:[0-9]{2}:[0-9]{2} stages: preflight [0-9]+s, launch [0-9]+s, prepare [0-9]+s, run [0-9]+s, analyze [0-9]+s, report [0-9]+s$'
 }
