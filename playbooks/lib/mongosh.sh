@@ -3,7 +3,8 @@
 # Stages written in JavaScript, run by mongosh: the work that belongs in the
 # shell (seeding, change streams, timing from a client) lives in small .js
 # files that see the snippets (seedCollection, oplogEntrySize, ...) and a
-# `stage` object (lib/js/stage.js) to report measurements, rows and verdicts.
+# `stage` object (lib/js/stage.js) to report measurements, rows and notes
+# (verdicts come from the scenario's checker.js, pb::check).
 
 PB_KNOBS_SEEN=0
 

@@ -91,20 +91,6 @@ pb::scale_get() {
   printf -v "$1" '%s' "$_pbs_value"
 }
 
-# pb::scale_value KEY [DEFAULT]: prints the chosen scale's value. It can die:
-# use it only as a plain assignment, x=$(pb::scale_value KEY), which set -e
-# stops; inside an argument the die would be lost. Prefer pb::scale_get.
-pb::scale_value() {
-  local key="$1"
-  if [[ -v "PB_SCALE[$key]" ]]; then
-    printf '%s\n' "${PB_SCALE[$key]}"
-  elif (($# > 1)); then
-    printf '%s\n' "$2"
-  else
-    pb::die "scale '${PB_SCALE_NAME}' has no value '${key}' (playbook bug: add it to every pb::scale line)"
-  fi
-}
-
 pb::_declare_common_options() {
   local PB_DECLARING_COMMON=1
   pb::option --mongodb-version PB_VERSION_LIST list "${PB_DEFAULT_VERSIONS:-8.0}" \

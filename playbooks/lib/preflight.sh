@@ -229,7 +229,7 @@ pb::free_mb() {
 pb::_check_disk() {
   local need="${PB_DISK_ESTIMATE_MB:-}" free
   if [[ -z "$need" ]]; then
-    need=$(pb::scale_value disk_mb "")
+    pb::scale_get need disk_mb ""
   fi
   [[ -n "$need" ]] || return 0
   free=$(pb::free_mb "$PB_DIR")

@@ -224,9 +224,17 @@ records() {
   run records 'select(.type == "note") | .text'
   assert_success
   assert_output '"params: {\"runs\":3,\"label\":\"x\"}"'
-  run records 'select(.type == "verdict") | [.verdict, .reason]'
+}
+
+@test "a stage cannot write a verdict: verdicts come from the checker only" {
+  load_framework
+  printf '%s\n' "stage.verdict({ claim: 'c', holds: true });" >"${BATS_TEST_TMPDIR}/verdict.js"
+  set -o pipefail  # as in every playbook: the runner pipes the output through tee
+  run pb::mongosh_stage --nodb "${BATS_TEST_TMPDIR}/verdict.js"
+  assert_failure
+  run records 'select(.type == "verdict")'
   assert_success
-  assert_output $'["REPRODUCED",""]\n["NOT APPLICABLE","standalone target"]'
+  assert_output ''
 }
 
 @test "rows from JavaScript objects land in the declared column order" {
