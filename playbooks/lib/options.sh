@@ -172,6 +172,9 @@ pb::_check_intlist() {
     || pb::usage_error "${flag} expects whole numbers separated by commas such as 1,10,40, got '${value}'"
   IFS=',' read -r -a PB_INTLIST_ITEMS <<<"$value"
   for n in "${PB_INTLIST_ITEMS[@]}"; do
+    # Leading zeros off first, so only a number too big for bash is refused by length.
+    n=${n#"${n%%[!0]*}"}
+    n=${n:-0}
     ((${#n} <= 18)) || pb::usage_error "${flag}: ${n} is not between ${min} and ${max}"
     n=$((10#$n))
     ((n >= min && n <= max)) || pb::usage_error "${flag}: ${n} is not between ${min} and ${max}"
