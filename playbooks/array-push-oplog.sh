@@ -28,7 +28,6 @@ PB_EXAMPLES="  playbooks/array-push-oplog.sh --dry-run
   playbooks/array-push-oplog.sh --mongodb-version 4.4,6.0,8.0 --scale medium
   playbooks/array-push-oplog.sh --patterns push,push-slice,per-second --lengths 100,1800,3599
   playbooks/array-push-oplog.sh --uri 'mongodb://host1,host2/?replicaSet=rs0' --load-seconds 0"
-APO_JS="$(dirname "${BASH_SOURCE[0]}")/lib/scenarios/array-push-oplog"
 
 # Load sizes: whole-array loads write about devices x seconds^2 x 50 bytes.
 # tiny: the curves at the default lengths (63 one-update measurements, each an insert and
@@ -36,18 +35,19 @@ APO_JS="$(dirname "${BASH_SOURCE[0]}")/lib/scenarios/array-push-oplog"
 # loads of 2 devices x 60 s (120 updates each plus lag sampling: ~5 s each), on a 3-node
 # set launched in ~20-30 s: about 1 minute per version. Every verdict comes from the curves.
 PB_DEFAULT_SCALE=small
-pb::scale tiny "about 1 minute per version (rehearsal, CI on real servers): 2 devices x 60 s" devices=2 seconds=60 oplog_mb=512 disk_mb=2000
-pb::scale small "about 5 minutes per version: 10 devices x 600 s" devices=10 seconds=600 oplog_mb=2048 disk_mb=8000
-pb::scale medium "about 30 minutes per version: 50 devices x 900 s" devices=50 seconds=900 oplog_mb=8192 disk_mb=30000
-pb::scale full "the article's hour, hours per version: 50 devices x 3600 s" devices=50 seconds=3600 oplog_mb=51200 disk_mb=170000
+pb::scale tiny "about 1 minute per version (rehearsal, CI on real servers): 2 devices x 60 s" devices=2 load-seconds=60 oplog_mb=512 disk_mb=2000
+pb::scale small "about 5 minutes per version: 10 devices x 600 s" devices=10 load-seconds=600 oplog_mb=2048 disk_mb=8000
+pb::scale medium "about 30 minutes per version: 50 devices x 900 s" devices=50 load-seconds=900 oplog_mb=8192 disk_mb=30000
+pb::scale full "the article's hour, hours per version: 50 devices x 3600 s" devices=50 load-seconds=3600 oplog_mb=51200 disk_mb=170000
 
 pb::option --patterns PATTERNS list "push,push-slice,push-sort,push-position0,addtoset,pull,pop-first,pop-last,set-one,per-second" \
   "update patterns to measure (see the list above)"
-pb::option --lengths LENGTHS list "1,600,1200,1800,2400,3000,3599" "array lengths (1..3600) at which each pattern is measured"
-pb::option --devices DEVICES int:0-1000 0 "devices in the load (0: the scale's)"
-pb::option --load-seconds LOAD_SECONDS int:0-86400 0 "simulated seconds of the load (0: the scale's)"
+pb::option --lengths LENGTHS intlist:1-3600 "1,600,1200,1800,2400,3000,3599" "array lengths at which each pattern is measured (at least two)"
+pb::option --devices DEVICES int:1-1000 @scale "devices in the load"
+pb::option --load-seconds LOAD_SECONDS int:1-86400 @scale "simulated seconds of the load"
 pb::option --no-load NO_LOAD flag 0 "measure the update patterns only, skip the load"
 pb::topology_options nodes
+SCENARIO_OPLOG_MB=''  # the scale's oplog_mb (playbook_configure)
 
 pb::narration prepare <<'TEXT'
 One sensor-hourly document (seed 001's shape: 3600 readings of about 100 bytes) is seeded;
@@ -60,37 +60,36 @@ in every entry. Then the load: the worst and the best way to ingest a reading, w
 secondaries' lag sampled every second.
 TEXT
 pb::narration analyze <<'TEXT'
-The curves are classified flat or linear (least squares), an hour of each pattern is added up,
-and the verdicts are computed from those numbers.
+The curves are classified flat or linear (least squares) and an hour of each pattern is added
+up; the checker then decides the claims from those numbers.
 TEXT
 
-# Validation and pattern names come from model.js, the one list of patterns.
-apo::model() {
-  node -e "try { const m = require(process.argv[1]); $1 } catch (e) { console.error(e.message); process.exit(1); }" \
-    "$(cd "$APO_JS" && pwd)/model.js" "${@:2}"
+# The pattern names come from model.js, the one list of patterns: prints
+# nothing when LIST names only known patterns, else model.js's one line.
+scenario::unknown_patterns() {
+  node -e "try { require(process.argv[1]).selectPatterns(process.argv[2]); } catch (e) { console.log(e.message); }" \
+    "${PB_SCENARIO}/model.js" "$1"
 }
 
 playbook_configure() {
-  local err
+  local unknown
   if [[ "$PB_TOPOLOGY" != uri ]] && ((PB_NODES < 2)); then
     pb::usage_error "--nodes must be at least 2: replication needs a secondary"
   fi
-  err=$(apo::model 'm.parseLengths(process.argv[2])' "$LENGTHS" 2>&1) \
-    || pb::usage_error "--lengths: ${err#array-push-oplog: }"
-  err=$(apo::model 'm.selectPatterns(process.argv[2])' "$PATTERNS" 2>&1) \
-    || pb::usage_error "--patterns: ${err#array-push-oplog: }"
-  ((DEVICES > 0)) || DEVICES=$(pb::scale_value devices)
-  ((LOAD_SECONDS > 0)) || LOAD_SECONDS=$(pb::scale_value seconds)
+  [[ "$LENGTHS" == *,* ]] || pb::usage_error "--lengths needs at least two lengths to draw a curve, got '${LENGTHS}'"
+  unknown=$(scenario::unknown_patterns "$PATTERNS")
+  [[ -z "$unknown" ]] || pb::usage_error "--patterns: ${unknown#array-push-oplog: }"
+  pb::scale_get SCENARIO_OPLOG_MB oplog_mb
   # A whole-array load must fit in the oplog, or its bytes could not be added up.
-  PB_MONGOD_ARGS+=(--oplogSize "$(pb::scale_value oplog_mb)" --wiredTigerCacheSizeGB 0.5)
+  PB_MONGOD_ARGS+=(--oplogSize "$SCENARIO_OPLOG_MB" --wiredTigerCacheSizeGB 0.5)
 }
 
 stage_prepare() {
-  pb::mongosh_stage "${APO_JS}/prepare.js"
+  pb::mongosh_stage "${PB_SCENARIO}/prepare.js"
 }
 
 stage_run() {
-  pb::mongosh_stage --progress "measuring each pattern at each length" "${APO_JS}/curves.js" \
+  pb::mongosh_stage --progress "measuring each pattern at each length" "${PB_SCENARIO}/run.js" \
     "lengths=${LENGTHS}" "patterns=${PATTERNS}"
   if ((NO_LOAD)); then
     pb::note "Load skipped (--no-load)."
@@ -98,13 +97,14 @@ stage_run() {
   fi
   local which
   for which in worst best; do
-    pb::mongosh_stage --progress "load (${which} pattern): ${DEVICES} devices x ${LOAD_SECONDS} s" "${APO_JS}/load.js" \
+    pb::mongosh_stage --progress "load (${which} pattern): ${DEVICES} devices x ${LOAD_SECONDS} s" "${PB_SCENARIO}/run-load.js" \
       "which=${which}" "devices=${DEVICES}" "seconds=${LOAD_SECONDS}"
   done
 }
 
-# Tables are per version (the framework's charts group by one column).
-apo::tag() {
+# Tables are per version (the framework's charts group by one column): the
+# tag common.js's versionTag gives the version.
+scenario::tag() {
   local tag="${PB_VERSION:-uri}"
   tag=${tag//[^0-9a-zA-Z]/-}
   printf '%s' "${tag,,}"
@@ -112,7 +112,8 @@ apo::tag() {
 
 stage_analyze() {
   local tag
-  tag=$(apo::tag)
+  tag=$(scenario::tag)
+  pb::mongosh_stage "${PB_SCENARIO}/measure.js"
   pb::chart "curve-${tag}" --table "curve-${tag}" --x length --y bytes --group pattern --logy \
     --title "Oplog bytes per update vs array length (${PB_VERSION:-uri})" \
     --xlabel "readings in the array" --ylabel "bytes per oplog entry (log scale)"
@@ -122,33 +123,14 @@ stage_analyze() {
   fi
 }
 
-# The versions compared, from what each version recorded (kind.<pattern>).
-apo::compare_versions() {
-  local verdict
-  verdict=$(pb::measurements kind. | jq -s -c . | apo::model '
-    const v = m.compareVersions(JSON.parse(require("fs").readFileSync(0, "utf8")));
-    console.log(JSON.stringify(v));') || pb::die "array-push-oplog: cannot compare the versions"
-  local claim expected observed holds reason
-  claim=$(jq -r .claim <<<"$verdict")
-  expected=$(jq -r .expected <<<"$verdict")
-  observed=$(jq -r .observed <<<"$verdict")
-  holds=$(jq -r .holds <<<"$verdict")
-  reason=$(jq -r '.reason // ""' <<<"$verdict")
-  case "$holds" in
-    true) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result REPRODUCED --version all ;;
-    false) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result NOT_REPRODUCED --version all ;;
-    *) pb::verdict --claim "$claim" --expected "$expected" --observed "$observed" --result NOT_APPLICABLE --reason "$reason" --version all ;;
-  esac
-}
-
 stage_report() {
-  if ! pb::dry_run; then
-    apo::compare_versions
-  fi
   pb::note "Every pattern update was measured with oplogEntrySize(fn): only the entry carrying the measuring session's lsid counts, so the sizes include a retryable write's lsid, txnNumber and stmtId (what drivers write by default). The fix's deletes (deleteMany, not retryable) were counted by namespace."
   if ((!NO_LOAD)); then
     pb::note "The load writes with w:1 (the article's era; 5.0+ defaults to w:majority, which would hold the primary back to the secondaries' pace and hide the lag). Simulated seconds run back to back: lag shows how far the secondaries fall behind at full speed, not at one reading per second."
   fi
 }
 
-pb::main "$@"
+# Sourced by the tests for the scenario:: functions; run, it is the playbook.
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  pb::main "$@"
+fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# capped-pubsub: a capped collection as a pub/sub topic (seed 002), measured,
-# and the article's claims checked on the version at hand.
+# capped-pubsub: a capped collection as a pub/sub topic ("Topics: A Queue With
+# Publishers and Subscribers", Learn MongoDB The Hard Way), measured, and the
+# article's claims checked on the version at hand.
 # shellcheck disable=SC2329 # stage_* and playbook_* are called by pb::main
 set -euo pipefail
 # shellcheck source=playbooks/lib/playbook.sh
@@ -31,7 +32,8 @@ PB_EXAMPLES="  playbooks/capped-pubsub.sh
   playbooks/capped-pubsub.sh --subscribers 1,10,40,100 --rate 500 --seconds 30
   playbooks/capped-pubsub.sh --sharded --mongodb-version 8.0
   playbooks/capped-pubsub.sh --uri mongodb://localhost:27017/ --subscribers 1,5 --compare none"
-CP_JS="${PB_LIB}/scenarios/capped-pubsub"
+# The workload is a Node program (run.js) on the mongodb driver.
+PB_NEEDS_DRIVER=1
 
 # rate: messages per second (all publishers); seconds: publishing time per point.
 # publishers: concurrent inserters; the article's 1000/s came from 4 processes x 50 connections.
@@ -44,10 +46,10 @@ pb::scale small "about 4 minutes per version" rate=100 seconds=15 subscribers=1,
 pb::scale medium "about 12 minutes per version" rate=500 seconds=30 subscribers=1,10,40,100 publishers=10 disk_mb=3000
 pb::scale full "the article's load: 1000 messages/s for 25 s, up to its 40 readers" rate=1000 seconds=25 subscribers=1,10,40 publishers=50 disk_mb=3000
 
-pb::option --subscribers SUBSCRIBERS list "" "subscriber counts to sweep (default: the scale's, small 1,10,40)"
-pb::option --publishers PUBLISHERS int:0-1000 0 "concurrent publishers, each awaiting its insert (0: the scale's, small 4)"
-pb::option --rate RATE int:0-100000 0 "messages per second of all publishers together (0: the scale's, small 100)"
-pb::option --seconds SECONDS_PER_POINT int:0-3600 0 "publishing time per sweep point (0: the scale's, small 15)"
+pb::option --subscribers SUBSCRIBERS intlist:1-2000 @scale "subscriber counts to sweep"
+pb::option --publishers PUBLISHERS int:1-1000 @scale "concurrent publishers, each awaiting its insert"
+pb::option --rate RATE int:1-100000 @scale "messages per second of all publishers together"
+pb::option --seconds SECONDS_PER_POINT int:1-3600 @scale "publishing time per sweep point"
 pb::option --capped-size CAPPED_SIZE int:4096-1099511627776 100000 "capped collection size in bytes (the article: 100000)"
 pb::option --capped-max CAPPED_MAX int:0-1000000000 100000 "capped collection document limit (the article: 100000; 0: none)"
 pb::option --write-concern WRITE_CONCERN "enum:1|majority" 1 "publishers' write concern (1: the article's era default)"
@@ -75,17 +77,7 @@ against the number of listeners: the article says it rises markedly.
 TEXT
 
 playbook_configure() {
-  local n
-  SUBSCRIBERS=${SUBSCRIBERS:-$(pb::scale_value subscribers)}
-  ((RATE > 0)) || RATE=$(pb::scale_value rate)
-  ((PUBLISHERS > 0)) || PUBLISHERS=$(pb::scale_value publishers)
-  ((SECONDS_PER_POINT > 0)) || SECONDS_PER_POINT=$(pb::scale_value seconds)
-  IFS=, read -r -a CP_POINTS <<<"$SUBSCRIBERS"
-  for n in "${CP_POINTS[@]}"; do
-    if [[ ! "$n" =~ ^[1-9][0-9]*$ ]] || ((n > 2000)); then
-      pb::usage_error "--subscribers expects counts from 1 to 2000 such as 1,10,40, got '${SUBSCRIBERS}'"
-    fi
-  done
+  IFS=, read -r -a SCENARIO_POINTS <<<"$SUBSCRIBERS"
   if ((SHARDED)); then
     pb::uri_mode && pb::usage_error "--sharded launches a cluster; with --uri point at a mongos instead"
     PB_TOPOLOGY=sharded
@@ -96,50 +88,40 @@ playbook_configure() {
     PB_URI_NEEDS=replset-or-mongos
     PB_URI_NEEDS_WHY="--compare changestream opens change streams, which a standalone does not have (--compare none runs there)"
   fi
-  CP_DECLARED=0
-  PB_EXTRA_TOOLS+=(node)
-}
-
-playbook_preflight() {
-  if ! node -e "require.resolve('mongodb', {paths: [process.argv[1]]})" "$CP_JS" >/dev/null 2>&1; then
-    pb::preflight_fail "the Node driver (npm package mongodb) is not installed in this checkout" \
-      "run setup/install.sh (it installs the devDependencies into node_modules)"
-  else
-    pb::preflight_ok "Node driver: mongodb $(node -p "require(require.resolve('mongodb/package.json', {paths: [process.argv[1]]})).version" "$CP_JS")"
-  fi
+  SCENARIO_DECLARED=0
 }
 
 stage_prepare() {
-  pb::mongosh_stage "${CP_JS}/prepare.js" "size=${CAPPED_SIZE}" "max=${CAPPED_MAX}"
+  pb::mongosh_stage "${PB_SCENARIO}/prepare.js" "size=${CAPPED_SIZE}" "max=${CAPPED_MAX}"
 }
 
 # The server processes whose CPU is counted: every mongod and mongos of the
-# launched cluster (none in --uri mode: load.js asks serverStatus).
-cp_server_pids() {
+# launched cluster (none in --uri mode: run.js asks serverStatus).
+scenario::server_pids() {
   local list
-  CP_PIDS=''
+  SCENARIO_PIDS=''
   pb::uri_mode && return 0
   if pb::dry_run; then
-    CP_PIDS='<mongod/mongos pids from mlaunch list>'
+    SCENARIO_PIDS='<mongod/mongos pids from mlaunch list>'
     return 0
   fi
   list=$(pb::tempfile processes)
   pb::cluster_processes "$PB_CLUSTER_DIR" >"$list" || true
-  CP_PIDS=$(awk -F'\t' '$3 ~ /^[0-9]+$/ {print $3}' "$list" | paste -sd, -)
+  SCENARIO_PIDS=$(awk -F'\t' '$3 ~ /^[0-9]+$/ {print $3}' "$list" | paste -sd, -)
 }
 
-cp_raw_dir() {
+scenario::raw_dir() {
   printf '%s/raw/%s' "$PB_REPORT_DIR" "${PB_VERSION:-uri}"
 }
 
-cp_sweep() {
+scenario::sweep() {
   local mode="$1" collection="$2" n raw
-  raw=$(cp_raw_dir)
-  for n in "${CP_POINTS[@]}"; do
+  raw=$(scenario::raw_dir)
+  for n in "${SCENARIO_POINTS[@]}"; do
     pb::run --progress "${mode}: ${n} subscriber(s), ${RATE} msg/s for ${SECONDS_PER_POINT} s" \
-      node "${CP_JS}/load.js" --uri "$PB_CONN_URI" --db "$PB_DB_NAME" --collection "$collection" \
+      node "${PB_SCENARIO}/run.js" --uri "$PB_CONN_URI" --db "$PB_DB_NAME" --collection "$collection" \
       --mode "$mode" --subscribers "$n" --publishers "$PUBLISHERS" --rate "$RATE" \
-      --seconds "$SECONDS_PER_POINT" --run-tag "${mode}-${n}" --pids "$CP_PIDS" \
+      --seconds "$SECONDS_PER_POINT" --run-tag "${mode}-${n}" --pids "$SCENARIO_PIDS" \
       --first-batch "$FIRST_BATCH" --max-await-ms "$MAX_AWAIT_MS" --write-concern "$WRITE_CONCERN" \
       --drain-seconds "$DRAIN_SECONDS" --idle-seconds "$IDLE_SECONDS" --out "${raw}/${mode}-${n}.json"
   done
@@ -147,32 +129,29 @@ cp_sweep() {
 
 stage_run() {
   local before=''
-  pb::dry_run || mkdir -p "$(cp_raw_dir)"
-  cp_server_pids
-  cp_sweep capped ticker
+  pb::dry_run || mkdir -p "$(scenario::raw_dir)"
+  scenario::server_pids
+  scenario::sweep capped ticker
   if [[ "$COMPARE" == changestream ]]; then
-    cp_sweep changestream ticker_stream
+    scenario::sweep changestream ticker_stream
   fi
-  pb::mongosh_stage "${CP_JS}/claims.js" claim=grow
-  pb::mongosh_stage "${CP_JS}/claims.js" claim=shard
-  pb::mongosh_stage "${CP_JS}/claims.js" claim=replicate
-  if pb::uri_mode; then
-    pb::verdict --claim "capped collections are in-memory only: their documents are gone after a restart" \
-      --expected "0 documents after a restart" --observed "not restarted" --result NOT_APPLICABLE \
-      --reason "--uri: the playbook never restarts a deployment it did not launch"
-    return 0
-  fi
+  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=grow
+  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=shard
+  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=replicate
+  # The restart claim needs a deployment this run launched (the checker
+  # calls it not applicable with --uri).
+  pb::uri_mode && return 0
   pb::capture --dry-value 0 before mongosh "$PB_CONN_URI" --quiet --norc --eval \
     "print(db.getSiblingDB('${PB_DB_NAME}').runCommand({count: 'ticker'}).n)"
   pb::mlaunch stop
   pb::mlaunch start
-  pb::mongosh_stage "${CP_JS}/claims.js" claim=restart "before=$(tail -n 1 <<<"$before")"
+  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=restart "before=$(tail -n 1 <<<"$before")"
 }
 
 stage_analyze() {
-  pb::mongosh_stage --nodb "${CP_JS}/analyze.js" "dir=$(cp_raw_dir)" "declare=$((CP_DECLARED == 0 ? 1 : 0))" \
-    "article=${CP_JS}/article.json"
-  CP_DECLARED=1
+  pb::mongosh_stage --nodb "${PB_SCENARIO}/measure.js" "dir=$(scenario::raw_dir)" "declare=$((SCENARIO_DECLARED == 0 ? 1 : 0))" \
+    "article=${PB_SCENARIO}/article.json"
+  SCENARIO_DECLARED=1
 }
 
 stage_report() {
@@ -184,4 +163,4 @@ stage_report() {
     --title "Publish latency p99" --xlabel "subscribers" --ylabel "ms"
 }
 
-pb::main "$@"
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then pb::main "$@"; fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mongodump-raw-bson: why mongodump is fast (seed 003), measured method by method.
+# mongodump-raw-bson: "Why mongodump is fast" (windsoilder), measured method by method.
 # shellcheck disable=SC2329 # stage_* and playbook_* are called by pb::main
 set -euo pipefail
 # shellcheck source=playbooks/lib/playbook.sh
@@ -7,7 +7,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
 
 PB_NAME=mongodump-raw-bson
 PB_TITLE="mongodump is fast because it moves raw BSON and never decodes it"
-PB_DESCRIPTION="Seeds seed 003's data (N collections of {a: \"b\"}, seedCollection recipe tiny-docs;
+PB_DESCRIPTION="Seeds the article's data (N collections of {a: \"b\"}, seedCollection recipe tiny-docs;
 optionally documents that are expensive to decode), then times every way of
 reading it and writing it back, each as a client process (wall, user and system
 CPU, peak memory, through os.wait4() in lib/scenarios/mongodump-raw-bson/timed.py;
@@ -38,29 +38,30 @@ PB_EXAMPLES="  playbooks/mongodump-raw-bson.sh --scale small
   playbooks/mongodump-raw-bson.sh --binarypath ~/mongodb-8.0/bin --replicaset
   playbooks/mongodump-raw-bson.sh --uri 'mongodb://localhost:27017' --scale small
   playbooks/mongodump-raw-bson.sh --dry-run     (every command, nothing run)"
-MRB_JS="${PB_LIB}/scenarios/mongodump-raw-bson"
+# Two of the timed clients (run.js) are Node programs on the mongodb driver.
+PB_NEEDS_DRIVER=1
 
-# docs: documents per tiny collection; nested: nested documents (~350 KB each;
+# docs: documents per tiny collection; nested-docs: nested documents (~350 KB each;
 # mongosh's toArray() holds all of them as objects at once, hence the modest counts).
 # tiny: 4 x 10,000 documents seeded in ~2 s; 14 timed methods x 3 repeats, each a client
 # process of well under a second at this size plus two driver calls for the server CPU
 # (~1 s a run, mongosh ~2 s): ~50 s; a single mongod in ~5 s: about 1 minute.
 PB_DEFAULT_SCALE=small
-pb::scale tiny "about 1 minute (rehearsal, CI on real servers); start-up costs weigh on every method" docs=10000 nested=5 disk_mb=800
-pb::scale small "about 2 minutes on a laptop" docs=100000 nested=30 disk_mb=1500
-pb::scale medium "about 10 minutes" docs=300000 nested=100 disk_mb=4000
-pb::scale full "the article's 4 x 1,000,000 documents; 20+ minutes" docs=1000000 nested=300 disk_mb=10000
+pb::scale tiny "about 1 minute (rehearsal, CI on real servers); start-up costs weigh on every method" docs=10000 nested-docs=5 disk_mb=800
+pb::scale small "about 2 minutes on a laptop" docs=100000 nested-docs=30 disk_mb=1500
+pb::scale medium "about 10 minutes" docs=300000 nested-docs=100 disk_mb=4000
+pb::scale full "the article's 4 x 1,000,000 documents; 20+ minutes" docs=1000000 nested-docs=300 disk_mb=10000
 
 pb::option --shape DOC_SHAPE "enum:tiny|nested|both" tiny \
-  "documents to read: tiny = seed 003's {a: \"b\"}; nested = 3600 sub-documents x 7 fields (~350 KB, costly to decode); both"
+  "documents to read: tiny = the article's {a: \"b\"}; nested = 3600 sub-documents x 7 fields (~350 KB, costly to decode); both"
 pb::option --repeats REPEATS int:1-50 3 "runs of each method (the table shows the median)"
 pb::option --collections COLLECTIONS int:1-64 4 "tiny collections (the article: 4)"
-pb::option --docs DOCS int:0-100000000 0 "tiny documents per collection (0: the scale's)"
-pb::option --nested-docs NESTED_DOCS int:0-1000000 0 "nested documents (0: the scale's)"
-pb::option --restore-workers RESTORE_WORKERS list 4 \
-  "extra mongorestore runs with --numInsertionWorkersPerCollection=N (default 1), comma-separated; 0: none"
-pb::option --restore-parallel RESTORE_PARALLEL list 1 \
-  "extra mongorestore runs with --numParallelCollections=N (default 4), comma-separated; 0: none"
+pb::option --docs DOCS int:1-100000000 @scale "tiny documents per collection"
+pb::option --nested-docs NESTED_DOCS int:1-1000000 @scale "nested documents"
+pb::option --restore-workers RESTORE_WORKERS intlist:0-64 4 \
+  "extra mongorestore runs with --numInsertionWorkersPerCollection=N (default 1), ascending; 0: none"
+pb::option --restore-parallel RESTORE_PARALLEL intlist:0-64 1 \
+  "extra mongorestore runs with --numParallelCollections=N (default 4), ascending; 0: none"
 pb::option --replicaset PB_REPLICASET flag 0 "launch a replica set instead of a single mongod (see --nodes)"
 pb::topology_options nodes
 
@@ -81,7 +82,7 @@ Medians per method, documents/s and MB/s from the seeded sizes, and the
 verdicts, each computed from these numbers.
 TEXT
 
-MRB_SHAPES=()
+SCENARIO_SHAPES=()
 
 playbook_configure() {
   if ((PB_REPLICASET)); then
@@ -89,38 +90,14 @@ playbook_configure() {
   elif pb::given --nodes; then
     pb::usage_error "--nodes applies to a replica set: add --replicaset"
   fi
-  if [[ "$DOC_SHAPE" == both ]]; then MRB_SHAPES=(tiny nested); else MRB_SHAPES=("$DOC_SHAPE"); fi
-  ((DOCS > 0)) || DOCS=$(pb::scale_value docs)
-  ((NESTED_DOCS > 0)) || NESTED_DOCS=$(pb::scale_value nested)
-  mrb::check_counts --restore-workers "$RESTORE_WORKERS"
-  mrb::check_counts --restore-parallel "$RESTORE_PARALLEL"
-  PB_EXTRA_TOOLS+=(mongodump mongorestore mongoexport node python3)
-}
-
-# --restore-workers / --restore-parallel: whole numbers 0-64.
-mrb::check_counts() {
-  local flag="$1" list="$2" n
-  IFS=',' read -r -a _mrb_counts <<<"$list"
-  for n in "${_mrb_counts[@]}"; do
-    if [[ ! "$n" =~ ^[0-9]+$ ]] || ((10#$n > 64)); then
-      pb::usage_error "${flag} expects whole numbers from 0 to 64 such as 2,8, got '${n}'"
-    fi
-  done
-}
-
-playbook_preflight() {
-  if (cd "$PB_ROOT" && node -e "require.resolve('mongodb')") >/dev/null 2>&1; then
-    pb::preflight_ok "Node driver: mongodb $(cd "$PB_ROOT" && node -p "require('mongodb/package.json').version" 2>/dev/null)"
-  elif command -v node >/dev/null 2>&1; then
-    pb::preflight_fail "the Node driver (npm package mongodb) is not in ${PB_ROOT}/node_modules" \
-      "run ./setup/install.sh (it installs the project's npm packages, the driver among them)"
-  fi
+  if [[ "$DOC_SHAPE" == both ]]; then SCENARIO_SHAPES=(tiny nested); else SCENARIO_SHAPES=("$DOC_SHAPE"); fi
+  PB_EXTRA_TOOLS+=(mongodump mongorestore mongoexport python3)
 }
 
 # The connection string for the Database Tools and the driver: without a
 # database path (the tools refuse a --db that differs from it); a path
 # database that was the authentication database becomes authSource.
-mrb::tool_uri() {
+scenario::tool_uri() {
   local uri="$1" scheme rest query='' hosts dbpath=''
   scheme=${uri%%://*}
   rest=${uri#*://}
@@ -137,51 +114,51 @@ mrb::tool_uri() {
 }
 
 stage_launch() {
-  MRB_URI=$(mrb::tool_uri "$PB_CONN_URI")
-  MRB_TIMED=("python3" "${MRB_JS}/timed.py")
-  MRB_SAMPLES="${PB_WORK}/samples-${PB_VERSION:-uri}.jsonl"
-  MRB_SHAPES_FILE="${PB_WORK}/shapes-${PB_VERSION:-uri}.json"
-  MRB_DUMP="${PB_WORK}/dump-${PB_VERSION:-uri}"
-  : >"$MRB_SAMPLES"
+  SCENARIO_URI=$(scenario::tool_uri "$PB_CONN_URI")
+  SCENARIO_TIMED=("python3" "${PB_SCENARIO}/timed.py")
+  SCENARIO_SAMPLES="${PB_WORK}/samples-${PB_VERSION:-uri}.jsonl"
+  SCENARIO_SHAPES_FILE="${PB_WORK}/shapes-${PB_VERSION:-uri}.json"
+  SCENARIO_DUMP="${PB_WORK}/dump-${PB_VERSION:-uri}"
+  : >"$SCENARIO_SAMPLES"
 }
 
 stage_prepare() {
   local shapes
-  shapes=$(IFS=,; printf '%s' "${MRB_SHAPES[*]}")
-  pb::mongosh_stage --progress "seeding (${shapes})" "${MRB_JS}/prepare.js" \
-    "shapes=${shapes}" "collections=${COLLECTIONS}" "docs=${DOCS}" "nestedDocs=${NESTED_DOCS}" "out=${MRB_SHAPES_FILE}"
+  shapes=$(IFS=,; printf '%s' "${SCENARIO_SHAPES[*]}")
+  pb::mongosh_stage --progress "seeding (${shapes})" "${PB_SCENARIO}/prepare.js" \
+    "shapes=${shapes}" "collections=${COLLECTIONS}" "docs=${DOCS}" "nestedDocs=${NESTED_DOCS}" "out=${SCENARIO_SHAPES_FILE}"
   if pb::dry_run; then
-    mrb::dry_shapes >"$MRB_SHAPES_FILE"
+    scenario::dry_shapes >"$SCENARIO_SHAPES_FILE"
   fi
 }
 
 # What prepare.js would report, for the --dry-run plan (names are fixed by
 # the recipes: tiny_1..tiny_N, nested).
-mrb::dry_shapes() {
+scenario::dry_shapes() {
   local i names=()
   for ((i = 1; i <= COLLECTIONS; i++)); do names+=("tiny_${i}"); done
   jq -nc --args '{tiny: {collections: $ARGS.positional, docs: 0, bytes: 0}, nested: {collections: ["nested"], docs: 0, bytes: 0}}' "${names[@]}"
 }
 
-mrb::collections() {
-  jq -r --arg s "$1" '.[$s].collections | join(",")' "$MRB_SHAPES_FILE"
+scenario::collections() {
+  jq -r --arg s "$1" '.[$s].collections | join(",")' "$SCENARIO_SHAPES_FILE"
 }
 
-# mrb::timed SHAPE SIDE METHOD REPEAT PART STDOUT COMMAND...: one timed client
+# scenario::timed SHAPE SIDE METHOD REPEAT PART STDOUT COMMAND...: one timed client
 # process, recorded as a sample. STDOUT: null, count, or a file whose last
 # line is the client's own JSON summary. Returns the command's status.
-mrb::timed() {
+scenario::timed() {
   local shape="$1" side="$2" method="$3" repeat="$4" part="$5" out="$6" timing='' rc=0 result='null'
   local cpu0='' cpu1=''
   shift 6
-  mrb::server_cpu cpu0
+  scenario::server_cpu cpu0
   pb::capture --dry-value '{}' --progress "${shape}: ${method}${part:+ ${part}}, run ${repeat} of ${REPEATS}" \
-    timing "${MRB_TIMED[@]}" --stdout "$out" -- "$@" || rc=$?
-  mrb::server_cpu cpu1
+    timing "${SCENARIO_TIMED[@]}" --stdout "$out" -- "$@" || rc=$?
+  scenario::server_cpu cpu1
   pb::dry_run && return 0
   timing=$(tail -n 1 <<<"$timing")
   if ! jq -e 'type == "object"' >/dev/null 2>&1 <<<"$timing"; then
-    pb::die "timer gave no result for ${method} (python3 ${MRB_JS}/timed.py): ${timing}"
+    pb::die "timer gave no result for ${method} (python3 ${PB_SCENARIO}/timed.py): ${timing}"
   fi
   if [[ "$out" != null && "$out" != count && -s "$out" ]]; then
     result=$(tail -n 1 "$out")
@@ -192,7 +169,7 @@ mrb::timed() {
     'def delta(k): if ($c0 | .[k]?) != null and ($c1 | .[k]?) != null then ($c1[k] - $c0[k]) else null end;
      {shape: $shape, side: $side, method: $method, repeat: $repeat, part: $part} + .
      + {result: $result, serverUser: delta("user"), serverSys: delta("sys")}' \
-    <<<"$timing" >>"$MRB_SAMPLES"
+    <<<"$timing" >>"$SCENARIO_SAMPLES"
   if ((rc == 0)); then
     pb::info "  ${shape} ${method}${part:+ ${part}} run ${repeat}: $(jq -r '"\(.wall) s wall, CPU \(.user) s user + \(.sys) s system"' <<<"$timing")"
   else
@@ -201,49 +178,49 @@ mrb::timed() {
   return "$rc"
 }
 
-# mrb::server_cpu VAR: the server's CPU seconds so far as JSON {user, sys}
+# scenario::server_cpu VAR: the server's CPU seconds so far as JSON {user, sys}
 # (nulls when it does not report them), read around each timed run.
-mrb::server_cpu() {
-  local _mrb_json=''
-  pb::capture --dry-value '{}' _mrb_json node "${MRB_JS}/driver.js" server-cpu --uri "$MRB_URI" || true
-  _mrb_json=$(tail -n 1 <<<"$_mrb_json")
-  jq -e 'type == "object"' >/dev/null 2>&1 <<<"$_mrb_json" || _mrb_json='{}'
-  printf -v "$1" '%s' "$_mrb_json"
+scenario::server_cpu() {
+  local _scenario_cpu=''
+  pb::capture --dry-value '{}' _scenario_cpu node "${PB_SCENARIO}/run.js" server-cpu --uri "$SCENARIO_URI" || true
+  _scenario_cpu=$(tail -n 1 <<<"$_scenario_cpu")
+  jq -e 'type == "object"' >/dev/null 2>&1 <<<"$_scenario_cpu" || _scenario_cpu='{}'
+  printf -v "$1" '%s' "$_scenario_cpu"
 }
 
-# mrb::method SHAPE SIDE METHOD COMMAND...: REPEATS timed runs; stops after
+# scenario::method SHAPE SIDE METHOD COMMAND...: REPEATS timed runs; stops after
 # a failure (recorded; the report says which method failed and why).
-mrb::method() {
+scenario::method() {
   local shape="$1" side="$2" method="$3" out="$4" r
   shift 4
   for ((r = 1; r <= REPEATS; r++)); do
-    mrb::before "$shape" "$side" "$method"
-    mrb::timed "$shape" "$side" "$method" "$r" '' "$out" "$@" || return 0
+    scenario::before "$shape" "$side" "$method"
+    scenario::timed "$shape" "$side" "$method" "$r" '' "$out" "$@" || return 0
   done
 }
 
 # Untimed work before a timed run: a fresh dump directory, empty restore targets.
-mrb::before() {
+scenario::before() {
   local shape="$1" side="$2" method="${3:-}"
   if [[ "$method" == mongodump-dir ]]; then
-    pb::run --quiet rm -rf "${MRB_DUMP}/${shape}"
+    pb::run --quiet rm -rf "${SCENARIO_DUMP}/${shape}"
   fi
   case "$side" in
-    write) pb::run --quiet node "${MRB_JS}/driver.js" drop --uri "$MRB_URI" --db "$PB_DB_NAME" \
-      --collections "$(mrb::restored "$shape")" ;;
+    write) pb::run --quiet node "${PB_SCENARIO}/run.js" drop --uri "$SCENARIO_URI" --db "$PB_DB_NAME" \
+      --collections "$(scenario::restored "$shape")" ;;
   esac
 }
 
-mrb::restored() {
-  local c out=()
-  IFS=',' read -r -a _mrb_cs <<<"$(mrb::collections "$1")"
-  for c in "${_mrb_cs[@]}"; do out+=("restored_${c}"); done
+scenario::restored() {
+  local c out=() names=()
+  IFS=',' read -r -a names <<<"$(scenario::collections "$1")"
+  for c in "${names[@]}"; do out+=("restored_${c}"); done
   (IFS=,; printf '%s' "${out[*]}")
 }
 
 # Everything of the playbook's database except this shape's collections:
 # the other shape, the restore targets, the run's owner mark.
-mrb::dump_excludes() {
+scenario::dump_excludes() {
   local shape="$1" other
   for other in tiny nested; do
     [[ "$other" == "$shape" ]] || printf -- '--excludeCollectionsWithPrefix=%s\n' "$other"
@@ -251,73 +228,73 @@ mrb::dump_excludes() {
   printf -- '--excludeCollectionsWithPrefix=restored_\n--excludeCollection=_dbalab_owner\n'
 }
 
-mrb::reads() {
-  local shape="$1" cs excludes=() c r out
-  cs=$(mrb::collections "$shape")
-  mapfile -t excludes < <(mrb::dump_excludes "$shape")
+scenario::reads() {
+  local shape="$1" cs excludes=() c r out names=()
+  cs=$(scenario::collections "$shape")
+  mapfile -t excludes < <(scenario::dump_excludes "$shape")
   # The dump directory stays after the last run: the floor and the writes read it.
-  mrb::method "$shape" read mongodump-dir null \
-    mongodump --uri "$MRB_URI" --db "$PB_DB_NAME" "${excludes[@]}" --out "${MRB_DUMP}/${shape}" --quiet
-  mrb::method "$shape" read mongodump-archive count \
-    mongodump --uri "$MRB_URI" --db "$PB_DB_NAME" "${excludes[@]}" --archive --quiet
+  scenario::method "$shape" read mongodump-dir null \
+    mongodump --uri "$SCENARIO_URI" --db "$PB_DB_NAME" "${excludes[@]}" --out "${SCENARIO_DUMP}/${shape}" --quiet
+  scenario::method "$shape" read mongodump-archive count \
+    mongodump --uri "$SCENARIO_URI" --db "$PB_DB_NAME" "${excludes[@]}" --archive --quiet
   out="${PB_WORK}/client-result.json"
-  mrb::method "$shape" read driver-raw "$out" \
-    node "${MRB_JS}/driver.js" read --uri "$MRB_URI" --db "$PB_DB_NAME" --collections "$cs" --raw
-  mrb::method "$shape" read driver-decoded "$out" \
-    node "${MRB_JS}/driver.js" read --uri "$MRB_URI" --db "$PB_DB_NAME" --collections "$cs"
-  mrb::method "$shape" read mongosh-toArray "$out" \
-    mongosh "$MRB_URI" --quiet --norc \
+  scenario::method "$shape" read driver-raw "$out" \
+    node "${PB_SCENARIO}/run.js" read --uri "$SCENARIO_URI" --db "$PB_DB_NAME" --collections "$cs" --raw
+  scenario::method "$shape" read driver-decoded "$out" \
+    node "${PB_SCENARIO}/run.js" read --uri "$SCENARIO_URI" --db "$PB_DB_NAME" --collections "$cs"
+  scenario::method "$shape" read mongosh-toArray "$out" \
+    mongosh "$SCENARIO_URI" --quiet --norc \
     --eval "globalThis.dbaLabRead = $(jq -nc --arg db "$PB_DB_NAME" --arg cs "$cs" '{db: $db, collections: ($cs | split(","))}')" \
-    "${MRB_JS}/mongosh-read.js"
+    "${PB_SCENARIO}/run-mongosh.js"
   # mongoexport reads one collection per process: the parts of a run add up.
-  IFS=',' read -r -a _mrb_cs <<<"$cs"
+  IFS=',' read -r -a names <<<"$cs"
   for ((r = 1; r <= REPEATS; r++)); do
-    for c in "${_mrb_cs[@]}"; do
-      mrb::timed "$shape" read mongoexport "$r" "$c" count \
-        mongoexport --uri "$MRB_URI" --db "$PB_DB_NAME" --collection "$c" --quiet || break 2
+    for c in "${names[@]}"; do
+      scenario::timed "$shape" read mongoexport "$r" "$c" count \
+        mongoexport --uri "$SCENARIO_URI" --db "$PB_DB_NAME" --collection "$c" --quiet || break 2
     done
   done
   local files=()
-  for c in "${_mrb_cs[@]}"; do files+=("${MRB_DUMP}/${shape}/${PB_DB_NAME}/${c}.bson"); done
-  mrb::method "$shape" floor floor-cat null cat "${files[@]}"
+  for c in "${names[@]}"; do files+=("${SCENARIO_DUMP}/${shape}/${PB_DB_NAME}/${c}.bson"); done
+  scenario::method "$shape" floor floor-cat null cat "${files[@]}"
 }
 
-mrb::writes() {
+scenario::writes() {
   local shape="$1" cs n dir
-  cs=$(mrb::collections "$shape")
-  dir="${MRB_DUMP}/${shape}"
-  local restore=(mongorestore --uri "$MRB_URI" --nsInclude "${PB_DB_NAME}.*"
+  cs=$(scenario::collections "$shape")
+  dir="${SCENARIO_DUMP}/${shape}"
+  local restore=(mongorestore --uri "$SCENARIO_URI" --nsInclude "${PB_DB_NAME}.*"
     --nsFrom "${PB_DB_NAME}.*" --nsTo "${PB_DB_NAME}.restored_*" --quiet)
-  mrb::method "$shape" write mongorestore null "${restore[@]}" "$dir"
-  local variant flag counts
+  scenario::method "$shape" write mongorestore null "${restore[@]}" "$dir"
+  local variant flag counts numbers=()
   for variant in workers:numInsertionWorkersPerCollection:"$RESTORE_WORKERS" \
     parallel:numParallelCollections:"$RESTORE_PARALLEL"; do
     IFS=':' read -r variant flag counts <<<"$variant"
-    IFS=',' read -r -a _mrb_n <<<"$counts"
-    for n in "${_mrb_n[@]}"; do
-      ((10#$n > 0)) || continue
-      mrb::method "$shape" write "mongorestore-${variant}-$((10#$n))" null \
-        "${restore[@]}" "--${flag}=$((10#$n))" "$dir"
+    IFS=',' read -r -a numbers <<<"$counts"
+    for n in "${numbers[@]}"; do
+      ((n > 0)) || continue
+      scenario::method "$shape" write "mongorestore-${variant}-${n}" null \
+        "${restore[@]}" "--${flag}=${n}" "$dir"
     done
   done
-  mrb::method "$shape" write driver-insertMany "${PB_WORK}/client-result.json" \
-    node "${MRB_JS}/driver.js" write --uri "$MRB_URI" --db "$PB_DB_NAME" \
+  scenario::method "$shape" write driver-insertMany "${PB_WORK}/client-result.json" \
+    node "${PB_SCENARIO}/run.js" write --uri "$SCENARIO_URI" --db "$PB_DB_NAME" \
     --from "${dir}/${PB_DB_NAME}" --collections "$cs" --prefix restored_
   # The restored copies are not needed after the last run.
-  mrb::before "$shape" write
+  scenario::before "$shape" write
 }
 
 stage_run() {
   local shape
-  for shape in "${MRB_SHAPES[@]}"; do
-    mrb::reads "$shape"
-    mrb::writes "$shape"
+  for shape in "${SCENARIO_SHAPES[@]}"; do
+    scenario::reads "$shape"
+    scenario::writes "$shape"
   done
-  pb::note "Each method ran ${REPEATS} time(s) as a client process timed by ${MRB_JS#"${PB_ROOT}"/}/timed.py: wall time, and the user and system CPU and peak memory of that process and its children (os.wait4, i.e. getrusage), so the server's work is not in the CPU columns. Dump files and the floor read live in $(df -P "$PB_WORK" 2>/dev/null | awk 'NR == 2 {print $6}') ($(mrb::fs_type "$PB_WORK")). Between runs (untimed): the dump directory is deleted before each mongodump to a directory, and the restored_* collections are dropped before each write."
+  pb::note "Each method ran ${REPEATS} time(s) as a client process timed by ${PB_SCENARIO#"${PB_ROOT}"/}/timed.py: wall time, and the user and system CPU and peak memory of that process and its children (os.wait4, i.e. getrusage), so the server's work is not in the CPU columns. Dump files and the floor read live in $(df -P "$PB_WORK" 2>/dev/null | awk 'NR == 2 {print $6}') ($(scenario::fs_type "$PB_WORK")). Between runs (untimed): the dump directory is deleted before each mongodump to a directory, and the restored_* collections are dropped before each write."
 }
 
 # The file system type under DIR (tmpfs makes the dump and the floor memory-bound).
-mrb::fs_type() {
+scenario::fs_type() {
   if [[ "$(uname -s)" == Linux ]]; then
     stat -f -c %T "$1" 2>/dev/null || printf 'file system type unknown'
   else
@@ -327,15 +304,14 @@ mrb::fs_type() {
 
 stage_analyze() {
   if pb::dry_run; then
-    pb::info "analysis: medians of ${MRB_SAMPLES} with playbooks/lib/js/stats.js, verdicts in ${MRB_JS#"${PB_ROOT}"/}/analysis.js"
+    pb::info "analysis: medians of ${SCENARIO_SAMPLES} (${PB_SCENARIO#"${PB_ROOT}"/}/measure.js), verdicts by its checker.js"
     return 0
   fi
-  pb::mongosh_stage --nodb "${MRB_JS}/analyze.js" "lib=$(cd "$MRB_JS" && pwd)" \
-    "samples=${MRB_SAMPLES}" "shapes=${MRB_SHAPES_FILE}"
+  pb::mongosh_stage --nodb "${PB_SCENARIO}/measure.js" "samples=${SCENARIO_SAMPLES}" "shapes=${SCENARIO_SHAPES_FILE}"
   pb::chart throughput --table timing --x n --y mb_per_s --group method --logy --style points \
     --title "MB/s per method (median; higher is faster)" --xlabel "method (row n of the timing table)" --ylabel "MB/s (log)"
   pb::chart client-cpu --table timing --x n --y user_s,sys_s --style points \
     --title "Client CPU per method (median)" --xlabel "method (row n of the timing table)" --ylabel "seconds"
 }
 
-pb::main "$@"
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then pb::main "$@"; fi

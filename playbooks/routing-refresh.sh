@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # routing-refresh: how long mongos and shards take to refresh a collection's
-# routing table as its chunk count grows (seed 004, Tencent), per version.
+# routing table as its chunk count grows ("MongoDB Routing Info Storage &
+# Refresh Optimization", Tencent's MongoDB team), per version.
 # shellcheck disable=SC2329 # stage_* and playbook_* are called by pb::main
 set -euo pipefail
 # shellcheck source=playbooks/lib/playbook.sh
@@ -10,10 +11,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
 # list travels in one command and is kept in the coordinator's document, both
 # under 16 MB; 150,000 entries of {min: {k: <double>}, max: {k: <double>},
 # recipientShardId: "shard01"} are about 12.6 MB (tests/bats/routing-refresh.bats).
-RR_PRESET_MAX=150000
+SCENARIO_PRESET_MAX=150000
 
 PB_NAME=routing-refresh
-PB_TITLE="Routing table refresh time grows with the chunk count (seed 004)"
+PB_TITLE="Routing table refresh time grows with the chunk count (MongoDB Routing Info Storage & Refresh Optimization, Tencent)"
 PB_DESCRIPTION="Launches a sharded cluster (2 shards as 1-node replica sets, a 1-node config
 server replica set, 1 mongos), creates an empty collection with more and more
 chunks (the sweep of --scale or --chunks) by the fastest method the version
@@ -32,7 +33,7 @@ chunk grouping (SERVER-71627, routingTableCacheChunkBucketSize) is present.
 
 Chunk creation (--method auto): 5.0+ reshardCollection with _presetReshardedChunks
 (test-only: the servers start with enableTestCommands=1, and only then), up to
-${RR_PRESET_MAX} chunks per command, split loop beyond; before 5.0 shardCollection
+${SCENARIO_PRESET_MAX} chunks per command, split loop beyond; before 5.0 shardCollection
 with a hashed key and numInitialChunks up to 8192 per shard, split loop beyond."
 PB_DEFAULT_VERSIONS=6.0,8.0
 PB_TOPOLOGY=sharded
@@ -47,21 +48,20 @@ PB_EXAMPLES="  playbooks/routing-refresh.sh                                  # 6
   playbooks/routing-refresh.sh --mongodb-version 4.4,7.0 --scale medium
   playbooks/routing-refresh.sh --chunks 1000,20000,100000 --reps 5 --method split
   playbooks/routing-refresh.sh --dry-run                         # the plan: methods, estimates, commands"
-RR_JS="${PB_LIB}/scenarios/routing-refresh"
 
 # numInitialChunks: at most 8192 per shard (and 1,000,000), hashed keys, empty
 # collections, ignored from 7.2 (SERVER-74747).
-RR_HASHED_PER_SHARD=8192
+SCENARIO_HASHED_PER_SHARD=8192
 # Rough creation rates for the estimate shown before starting (the run shows
 # the measured rate): one split is a config transaction plus a refresh on the
 # shard, which itself slows down as chunks grow in versions without grouping.
-RR_SPLITS_PER_SECOND=40
-RR_RESHARD_CHUNKS_PER_SECOND=20000
-RR_RESHARD_OVERHEAD_SECONDS=15
+SCENARIO_SPLITS_PER_SECOND=40
+SCENARIO_RESHARD_CHUNKS_PER_SECOND=20000
+SCENARIO_RESHARD_OVERHEAD_SECONDS=15
 # Disk per chunk, all nodes together: config.chunks (+ indexes and oplog) on the
 # config server, config.cache.chunks.<ns> on every shard node.
-RR_KB_PER_CHUNK_CONFIG=1
-RR_KB_PER_CHUNK_SHARD_NODE=1
+SCENARIO_KB_PER_CHUNK_CONFIG=1
+SCENARIO_KB_PER_CHUNK_SHARD_NODE=1
 
 # tiny: three counts (a fit needs more than two points), each made by one reshardCollection
 # (5.0+, ~5-15 s) or numInitialChunks (4.4, ~2 s), 3 incremental and 3 full refreshes a
@@ -73,7 +73,7 @@ pb::scale small "about 10-20 minutes per version" chunks=1000,10000,50000
 pb::scale medium "about 1-2 hours per version (split loops take longest)" chunks=1000,10000,50000,100000,250000
 pb::scale full "the article's sizes: hours; 1M+ chunks" chunks=10000,100000,250000,500000,1000000,1500000
 
-pb::option --chunks CHUNKS list "" "chunk counts to measure, ascending (default: the scale's sweep)"
+pb::option --chunks CHUNKS intlist:10-10000000 @scale "chunk counts to measure, ascending"
 pb::option --reps REPS int:1-50 3 "repetitions of each refresh (incremental and full) at each count"
 pb::option --method METHOD "enum:auto|reshard|hashed|split" auto "how chunks are made (auto: the fastest the version allows)"
 pb::topology_options shards nodes config-servers mongos
@@ -101,23 +101,23 @@ TEXT
 
 # --- the plan: which method for which version and count -----------------------
 
-# rr::version_ge VERSION X.Y: VERSION (X.Y or X.Y.Z) is at least X.Y.
-rr::version_ge() {
+# scenario::version_ge VERSION X.Y: VERSION (X.Y or X.Y.Z) is at least X.Y.
+scenario::version_ge() {
   local v="$1" want="$2" a b c d
   IFS=. read -r a b _ <<<"$v"
   IFS=. read -r c d <<<"$want"
   ((a > c || (a == c && b >= d)))
 }
 
-# rr::method VERSION COUNT: the creation method for COUNT chunks on VERSION.
-rr::method() {
-  local v="$1" n="$2" hashed_max=$((RR_HASHED_PER_SHARD * PB_SHARDS))
+# scenario::method VERSION COUNT: the creation method for COUNT chunks on VERSION.
+scenario::method() {
+  local v="$1" n="$2" hashed_max=$((SCENARIO_HASHED_PER_SHARD * PB_SHARDS))
   case "$METHOD" in
     split) printf 'split' ;;
     hashed) printf 'hashed' ;;
     reshard|auto)
-      if rr::version_ge "$v" 5.0; then
-        if ((n <= RR_PRESET_MAX)); then printf 'reshard'; else printf 'reshard+split'; fi
+      if scenario::version_ge "$v" 5.0; then
+        if ((n <= SCENARIO_PRESET_MAX)); then printf 'reshard'; else printf 'reshard+split'; fi
       elif ((n <= hashed_max && n <= 1000000)); then
         printf 'hashed'
       else
@@ -127,68 +127,68 @@ rr::method() {
   esac
 }
 
-# rr::check_method VERSION: the chosen --method works on VERSION, or why not.
-rr::check_method() {
+# scenario::check_method VERSION: the chosen --method works on VERSION, or why not.
+scenario::check_method() {
   local v="$1" n
   case "$METHOD" in
     reshard)
-      rr::version_ge "$v" 5.0 || { printf '%s' "--method reshard needs MongoDB 5.0 or newer (reshardCollection), not ${v}"; return 1; }
+      scenario::version_ge "$v" 5.0 || { printf '%s' "--method reshard needs MongoDB 5.0 or newer (reshardCollection), not ${v}"; return 1; }
       ;;
     hashed)
-      ! rr::version_ge "$v" 7.2 || { printf '%s' "--method hashed needs MongoDB before 7.2 (numInitialChunks is ignored from 7.2), not ${v}"; return 1; }
-      for n in "${RR_COUNTS[@]}"; do
-        ((n <= RR_HASHED_PER_SHARD * PB_SHARDS && n <= 1000000)) \
-          || { printf '%s' "--method hashed makes at most $((RR_HASHED_PER_SHARD * PB_SHARDS)) chunks with ${PB_SHARDS} shards (8192 per shard), not ${n}"; return 1; }
+      ! scenario::version_ge "$v" 7.2 || { printf '%s' "--method hashed needs MongoDB before 7.2 (numInitialChunks is ignored from 7.2), not ${v}"; return 1; }
+      for n in "${SCENARIO_COUNTS[@]}"; do
+        ((n <= SCENARIO_HASHED_PER_SHARD * PB_SHARDS && n <= 1000000)) \
+          || { printf '%s' "--method hashed makes at most $((SCENARIO_HASHED_PER_SHARD * PB_SHARDS)) chunks with ${PB_SHARDS} shards (8192 per shard), not ${n}"; return 1; }
       done
       ;;
   esac
   return 0
 }
 
-# rr::methods VERSION: "count:method" words for the whole sweep.
-rr::methods() {
+# scenario::methods VERSION: "count:method" words for the whole sweep.
+scenario::methods() {
   local v="$1" n out=()
-  for n in "${RR_COUNTS[@]}"; do out+=("${n}:$(rr::method "$v" "$n")"); done
+  for n in "${SCENARIO_COUNTS[@]}"; do out+=("${n}:$(scenario::method "$v" "$n")"); done
   printf '%s' "${out[*]}"
 }
 
-# rr::needs_test_commands VERSION: some count of the sweep uses reshard.
-rr::needs_test_commands() {
-  [[ " $(rr::methods "$1") " == *":reshard"* ]]
+# scenario::needs_test_commands VERSION: some count of the sweep uses reshard.
+scenario::needs_test_commands() {
+  [[ " $(scenario::methods "$1") " == *":reshard"* ]]
 }
 
-# rr::disk_mb: disk for the sweep's largest count (rough, see the sizes above);
+# scenario::disk_mb: disk for the sweep's largest count (rough, see the sizes above);
 # the same for every version (the cluster of a version goes before the next).
-rr::disk_mb() {
-  local max=${RR_COUNTS[-1]} pieces
-  pieces=$((RR_KB_PER_CHUNK_CONFIG * PB_CONFIG_SERVERS + RR_KB_PER_CHUNK_SHARD_NODE * PB_SHARDS * PB_NODES))
+scenario::disk_mb() {
+  local max=${SCENARIO_COUNTS[-1]} pieces
+  pieces=$((SCENARIO_KB_PER_CHUNK_CONFIG * PB_CONFIG_SERVERS + SCENARIO_KB_PER_CHUNK_SHARD_NODE * PB_SHARDS * PB_NODES))
   printf '%d' $((max * pieces / 1024 + 300 * (PB_CONFIG_SERVERS + PB_SHARDS * PB_NODES)))
 }
 
-# rr::seconds VERSION: time for the sweep (rough, see the rates above).
-rr::seconds() {
+# scenario::seconds VERSION: time for the sweep (rough, see the rates above).
+scenario::seconds() {
   local v="$1" n m seconds=0 prev_split=0
-  for n in "${RR_COUNTS[@]}"; do
-    m=$(rr::method "$v" "$n")
+  for n in "${SCENARIO_COUNTS[@]}"; do
+    m=$(scenario::method "$v" "$n")
     case "$m" in
-      reshard) seconds=$((seconds + RR_RESHARD_OVERHEAD_SECONDS + n / RR_RESHARD_CHUNKS_PER_SECOND)) ;;
+      reshard) seconds=$((seconds + SCENARIO_RESHARD_OVERHEAD_SECONDS + n / SCENARIO_RESHARD_CHUNKS_PER_SECOND)) ;;
       reshard+split)
-        seconds=$((seconds + RR_RESHARD_OVERHEAD_SECONDS + RR_PRESET_MAX / RR_RESHARD_CHUNKS_PER_SECOND))
-        seconds=$((seconds + (n - RR_PRESET_MAX) / RR_SPLITS_PER_SECOND))
+        seconds=$((seconds + SCENARIO_RESHARD_OVERHEAD_SECONDS + SCENARIO_PRESET_MAX / SCENARIO_RESHARD_CHUNKS_PER_SECOND))
+        seconds=$((seconds + (n - SCENARIO_PRESET_MAX) / SCENARIO_SPLITS_PER_SECOND))
         ;;
-      hashed) seconds=$((seconds + 2 + n / RR_RESHARD_CHUNKS_PER_SECOND)) ;;
+      hashed) seconds=$((seconds + 2 + n / SCENARIO_RESHARD_CHUNKS_PER_SECOND)) ;;
       split)
         # The split collection grows from the last count it reached.
-        seconds=$((seconds + (n - prev_split) / RR_SPLITS_PER_SECOND))
+        seconds=$((seconds + (n - prev_split) / SCENARIO_SPLITS_PER_SECOND))
         prev_split=$n
         ;;
     esac
   done
   # Refreshes: reps x 2 kinds, a second each on top of the creation.
-  printf '%d' $((seconds + ${#RR_COUNTS[@]} * REPS * 2))
+  printf '%d' $((seconds + ${#SCENARIO_COUNTS[@]} * REPS * 2))
 }
 
-rr::human_seconds() {
+scenario::human_seconds() {
   local s="$1"
   if ((s < 120)); then printf '%d s' "$s"
   elif ((s < 7200)); then printf '%d min' $(((s + 59) / 60))
@@ -196,49 +196,41 @@ rr::human_seconds() {
 }
 
 playbook_configure() {
-  local n prev=0 v why
-  IFS=',' read -r -a RR_COUNTS <<<"${CHUNKS:-$(pb::scale_value chunks)}"
-  for n in "${RR_COUNTS[@]}"; do
-    [[ "$n" =~ ^[0-9]+$ ]] || pb::usage_error "--chunks expects whole numbers such as 1000,10000,50000, got '${n}'"
-    n=$((10#$n))
-    ((n >= 10)) || pb::usage_error "--chunks: each count must be at least 10, got ${n}"
-    ((n <= 10000000)) || pb::usage_error "--chunks: at most 10,000,000 chunks, got ${n}"
-    ((n > prev)) || pb::usage_error "--chunks must be ascending without repeats, got ${CHUNKS}"
-    prev=$n
-  done
+  local v why
+  IFS=',' read -r -a SCENARIO_COUNTS <<<"$CHUNKS"
   ((PB_SHARDS >= 2)) || pb::usage_error "--shards must be at least 2: the chunks are spread over the shards and moved between them"
   if [[ -z "$PB_BINARYPATH" ]]; then
     for v in "${PB_VERSIONS[@]}"; do
-      why=$(rr::check_method "$v") || pb::usage_error "$why"
+      why=$(scenario::check_method "$v") || pb::usage_error "$why"
     done
   fi
   PB_EXTRA_TOOLS+=(python3)
-  PB_DISK_ESTIMATE_MB=$(rr::disk_mb)
+  PB_DISK_ESTIMATE_MB=$(scenario::disk_mb)
 }
 
 # Before each version's launch: its methods, the test commands they need, the
 # estimate; shown in the plan (--dry-run) too.
 playbook_version() {
   local why seconds line
-  why=$(rr::check_method "$PB_VERSION") || pb::die "$why"
-  RR_METHODS=$(rr::methods "$PB_VERSION")
+  why=$(scenario::check_method "$PB_VERSION") || pb::die "$why"
+  SCENARIO_METHODS=$(scenario::methods "$PB_VERSION")
   PB_MONGOD_ARGS=()
-  if rr::needs_test_commands "$PB_VERSION"; then
-    RR_TEST_COMMANDS=1
+  if scenario::needs_test_commands "$PB_VERSION"; then
+    SCENARIO_TEST_COMMANDS=1
     PB_MONGOD_ARGS+=(--setParameter enableTestCommands=1)
   else
-    RR_TEST_COMMANDS=0
+    SCENARIO_TEST_COMMANDS=0
   fi
-  pb::info "MongoDB ${PB_VERSION}: sweep ${RR_COUNTS[*]} chunks, ${REPS} repetition(s) of each refresh"
-  pb::info "  methods: ${RR_METHODS// /, }"
-  pb::info "  enableTestCommands: $( ((RR_TEST_COMMANDS)) && printf 'yes (reshardCollection with _presetReshardedChunks is test-only)' || printf 'no (not needed by these methods)')"
+  pb::info "MongoDB ${PB_VERSION}: sweep ${SCENARIO_COUNTS[*]} chunks, ${REPS} repetition(s) of each refresh"
+  pb::info "  methods: ${SCENARIO_METHODS// /, }"
+  pb::info "  enableTestCommands: $( ((SCENARIO_TEST_COMMANDS)) && printf 'yes (reshardCollection with _presetReshardedChunks is test-only)' || printf 'no (not needed by these methods)')"
   pb::info "  full refresh, each repetition, then the first query through mongos:"
   while IFS= read -r line; do
     pb::info "    ${line}"
   done < <(node -e 'for (const l of require(process.argv[1]).describe(process.argv[2])) console.log(l)' \
-    "${RR_JS}/refresh-plan.js" "${PB_DB_NAME}.<collection>")
-  seconds=$(rr::seconds "$PB_VERSION")
-  pb::info "  estimate (rough; the run shows the measured rate): $(rr::human_seconds "$seconds"), about $(rr::disk_mb) MB of disk"
+    "${PB_SCENARIO}/refresh-plan.js" "${PB_DB_NAME}.<collection>")
+  seconds=$(scenario::seconds "$PB_VERSION")
+  pb::info "  estimate (rough; the run shows the measured rate): $(scenario::human_seconds "$seconds"), about $(scenario::disk_mb) MB of disk"
   if ((seconds > 7200)); then
     pb::warn "MongoDB ${PB_VERSION}: split loops make this sweep take hours; fewer or smaller counts (--chunks) finish sooner"
   fi
@@ -248,36 +240,26 @@ playbook_preflight() {
   [[ -x "${PB_ROOT}/playbooks/analyze" ]] || pb::preflight_fail "playbooks/analyze is missing" "update the checkout"
 }
 
-# The config server replica set's connection string (mlaunch: mongos ports
-# first, then each shard's members, then the config servers, set configRepl).
-rr::config_uri() {
-  local first=$((PB_PORT + PB_MONGOS + PB_SHARDS * PB_NODES)) hosts=() i
-  for ((i = 0; i < PB_CONFIG_SERVERS; i++)); do hosts+=("localhost:$((first + i))"); done
-  printf 'mongodb://%s/?replicaSet=configRepl' "$(IFS=,; printf '%s' "${hosts[*]}")"
-}
-
-# The mongos routers, host:port, comma-separated (mlaunch gives them the first ports).
-rr::mongos_hosts() {
-  local hosts=() i
-  for ((i = 0; i < PB_MONGOS; i++)); do hosts+=("localhost:$((PB_PORT + i))"); done
-  (IFS=,; printf '%s' "${hosts[*]}")
-}
-
 stage_prepare() {
-  if ((RR_TEST_COMMANDS)); then
+  local config mongos
+  config=$(pb::config_uri)
+  mongos=$(pb::mongos_hosts)
+  if ((SCENARIO_TEST_COMMANDS)); then
     # The coordinator (config server) waits this long at least; 0 as in MongoDB's own tests.
-    pb::set_parameter reshardingMinimumOperationDurationMillis 0 "$(rr::config_uri)"
+    pb::set_parameter reshardingMinimumOperationDurationMillis 0 "$config"
     # The commit of a large preset (100k+ chunks) outlasts the 5 s default
     # (jstests/sharding/resharding_large_number_of_initial_chunks.js uses a day).
-    pb::set_parameter reshardingCriticalSectionTimeoutMillis 86400000 "$(rr::config_uri)"
+    pb::set_parameter reshardingCriticalSectionTimeoutMillis 86400000 "$config"
   fi
-  pb::mongosh_stage "${RR_JS}/prepare.js" "mongos=$(rr::mongos_hosts)"
+  pb::mongosh_stage "${PB_SCENARIO}/prepare.js" "mongos=${mongos}"
 }
 
 stage_run() {
-  pb::mongosh_stage "${RR_JS}/run.js" "counts=$(IFS=,; printf '%s' "${RR_COUNTS[*]}")" \
-    "methods=${RR_METHODS}" "reps=${REPS}" "presetMax=${RR_PRESET_MAX}" "testCommands=${RR_TEST_COMMANDS}" \
-    "mongos=$(rr::mongos_hosts)"
+  local mongos
+  mongos=$(pb::mongos_hosts)
+  pb::mongosh_stage "${PB_SCENARIO}/run.js" "counts=${CHUNKS}" \
+    "methods=${SCENARIO_METHODS}" "reps=${REPS}" "presetMax=${SCENARIO_PRESET_MAX}" "testCommands=${SCENARIO_TEST_COMMANDS}" \
+    "mongos=${mongos}"
 }
 
 # Every refresh line of the mongos and shard logs, as JSON lines, per role.
@@ -302,7 +284,7 @@ stage_analyze() {
         --note "refresh lines of ${role} ${port}${shard:+ (${shard})}"
     done <"$processes"
   fi
-  pb::mongosh_stage --nodb "${RR_JS}/report.js" "events=$(IFS=';'; printf '%s' "${events[*]:-}")"
+  pb::mongosh_stage --nodb "${PB_SCENARIO}/measure.js" "events=$(IFS=';'; printf '%s' "${events[*]:-}")"
   if ! pb::dry_run; then
     pb::measure clusterDiskMB "$(du -sm "${PB_CLUSTER_DIR}" | cut -f1)" MB
   fi
@@ -319,4 +301,4 @@ stage_report() {
     --title "Chunk creation rate" --xlabel "chunks" --ylabel "chunks/s" --style points
 }
 
-pb::main "$@"
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then pb::main "$@"; fi

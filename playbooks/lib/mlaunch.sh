@@ -248,10 +248,7 @@ pb::_planned_processes() {
   esac
 }
 
-# pb::node_pid PORT / pb::node_log PORT: from the current cluster's process list.
-pb::node_pid() {
-  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $3}'
-}
+# pb::node_log PORT: from the current cluster's process list.
 pb::node_log() {
   pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $5}'
 }
@@ -262,43 +259,9 @@ pb::node_logs() {
   pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v k="${1:-}" 'k == "" || $1 == k {print $5}'
 }
 
-# pb::cpu_seconds PID: user+system CPU seconds a process has used so far
-# (/proc on Linux, ps elsewhere, which counts whole seconds).
-pb::cpu_seconds() {
-  local pid="$1" ticks
-  if [[ -r "/proc/${pid}/stat" ]]; then
-    ticks=$(getconf CLK_TCK 2>/dev/null || printf 100)
-    # Fields 14 and 15 (utime, stime) follow the ")" that closes the name.
-    sed -E 's/^.*\) //' "/proc/${pid}/stat" | awk -v hz="$ticks" '{ printf "%.2f\n", ($12 + $13) / hz }'
-  else
-    ps -o time= -p "$pid" | awk -F'[-:]' '{ s = 0; for (i = 1; i <= NF; i++) s = s * (i == NF - 3 ? 24 : 60) + $i; printf "%.2f\n", s }'
-  fi
-}
-
 # pb::node_uri PORT: a direct connection to one member (setParameter, serverStatus).
 pb::node_uri() {
   printf 'mongodb://localhost:%d/?directConnection=true' "$1"
-}
-
-# pb::set_parameter_all NAME VALUE [KIND...]: setParameter on every process
-# of the cluster (or those of the given kinds: single, "replset member",
-# "shard member", "config server", mongos), each restored before the cluster
-# stops. Arbiters are skipped.
-pb::set_parameter_all() {
-  local name="$1" value="$2" kind port rest
-  shift 2
-  while IFS=$'\t' read -r kind port rest; do
-    [[ "$kind" != arbiter ]] || continue
-    if (($#)) && ! pb::_one_of "$kind" "$@"; then continue; fi
-    pb::set_parameter "$name" "$value" "$(pb::node_uri "$port")"
-  done < <(pb::cluster_processes "$PB_CLUSTER_DIR")
-}
-
-pb::_one_of() {
-  local want="$1" x
-  shift
-  for x in "$@"; do [[ "$x" == "$want" ]] && return 0; done
-  return 1
 }
 
 # pb::mlaunch SUBCOMMAND [ARG...]: mlaunch start/stop/restart/kill/list on the
@@ -422,4 +385,20 @@ pb::_stop_dir_processes() {
   pb::warn "pid(s) ${pids[*]} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing them"
   kill -KILL "${pids[@]}" 2>/dev/null || true
   sleep 0.2
+}
+
+# pb::mongos_hosts: the mongos routers as host:port,host:port (mlaunch gives
+# them the first ports).
+pb::mongos_hosts() {
+  local hosts=() i
+  for ((i = 0; i < PB_MONGOS; i++)); do hosts+=("localhost:$((PB_PORT + i))"); done
+  (IFS=,; printf '%s' "${hosts[*]}")
+}
+
+# pb::config_uri: the config server replica set (mlaunch names it configRepl
+# and gives it the ports after the mongos and every shard's members).
+pb::config_uri() {
+  local first=$((PB_PORT + PB_MONGOS + PB_SHARDS * (PB_NODES + PB_ARBITER))) hosts=() i
+  for ((i = 0; i < PB_CONFIG_SERVERS; i++)); do hosts+=("localhost:$((first + i))"); done
+  printf 'mongodb://%s/?replicaSet=configRepl' "$(IFS=,; printf '%s' "${hosts[*]}")"
 }

@@ -3,7 +3,8 @@
 # Stages written in JavaScript, run by mongosh: the work that belongs in the
 # shell (seeding, change streams, timing from a client) lives in small .js
 # files that see the snippets (seedCollection, oplogEntrySize, ...) and a
-# `stage` object (lib/js/stage.js) to report measurements, rows and verdicts.
+# `stage` object (lib/js/stage.js) to report measurements, rows and notes
+# (verdicts come from the scenario's checker.js, pb::check).
 
 PB_KNOBS_SEEN=0
 
@@ -41,7 +42,7 @@ pb::stage_config() {
 # stage changed with stage.setParameter() are restored at cleanup, also when
 # the stage fails.
 pb::mongosh_stage() {
-  local target="${PB_CONN_URI:-}" progress=() file cfg rc=0
+  local target="${PB_CONN_URI:-}" progress=() file cfg kv rc=0
   while (($#)); do
     case "$1" in
       --nodb) target=--nodb ;;
@@ -55,6 +56,10 @@ pb::mongosh_stage() {
   shift
   [[ -f "$file" ]] || pb::die "mongosh stage file not found: ${file}"
   [[ -n "$target" ]] || pb::die "pb::mongosh_stage ${file}: no connection (launch first, or pass --nodb)"
+  # Checked here: pb::stage_config's own die would be lost in the $(...) below.
+  for kv in "$@"; do
+    [[ "$kv" == *=* ]] || pb::die "pb::mongosh_stage ${file}: stage parameter '${kv}' is not KEY=VALUE"
+  done
   cfg=$(PB_STAGE_TARGET=$target pb::stage_config "$@")
   pb::run "${progress[@]}" mongosh "$target" --quiet --norc \
     --eval "globalThis.dbaLabStage = ${cfg}; void 0" "${PB_LIB}/js/stage.js" "$file" || rc=$?

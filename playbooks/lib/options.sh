@@ -28,16 +28,25 @@ pb::usage_error() {
 
 # pb::option --flag VAR TYPE DEFAULT "help text"
 #   TYPE: flag (no value; VAR becomes 1), int, int:MIN-MAX, number, string,
-#         list (comma-separated, stored as given), enum:a|b|c, path
-# VAR is set to DEFAULT before parsing (flags default to 0).
+#         list (comma-separated, stored as given), enum:a|b|c, path,
+#         intlist:MIN-MAX (comma-separated whole numbers in range, strictly
+#         ascending: the one way to take a list of integers)
+#   DEFAULT @scale: the chosen scale's value of the key named like the option
+#         without its dashes (--load-seconds -> load-seconds), set after parsing
+#         unless the option was given.
+# VAR is set to DEFAULT before parsing (flags default to 0; @scale to '').
 pb::option() {
   local flag="$1" var="$2" type="$3" default="$4" help="$5"
   [[ "$flag" == --[a-z0-9]* ]] || pb::die "pb::option: '${flag}' must look like --name"
   [[ "$var" =~ ^[A-Z_][A-Z0-9_]*$ ]] || pb::die "pb::option: variable '${var}' must be UPPER_CASE"
   case "$type" in
     flag|int|int:*|number|string|list|enum:*|path) ;;
+    intlist:*)
+      [[ "$type" =~ ^intlist:[0-9]+-[0-9]+$ ]] || pb::die "pb::option ${flag}: type '${type}' must be intlist:MIN-MAX"
+      ;;
     *) pb::die "pb::option ${flag}: unknown type '${type}'" ;;
   esac
+  [[ "$default" != @scale || "$type" != flag ]] || pb::die "pb::option ${flag}: a flag cannot default to @scale"
   PB_OPT_FLAGS+=("$flag")
   PB_OPT_VARS+=("$var")
   PB_OPT_TYPES+=("$type")
@@ -46,6 +55,8 @@ pb::option() {
   PB_OPT_COMMON+=("${PB_DECLARING_COMMON:-0}")
   if [[ "$type" == flag ]]; then
     printf -v "$var" '%s' "${default:-0}"
+  elif [[ "$default" == @scale ]]; then
+    printf -v "$var" '%s' ''
   else
     printf -v "$var" '%s' "$default"
   fi
@@ -58,23 +69,26 @@ pb::scale() {
   shift 2
   [[ "$name" =~ ^[a-z][a-z0-9-]*$ ]] || pb::die "pb::scale: bad scale name '${name}'"
   for kv in "$@"; do
-    [[ "$kv" =~ ^[a-z_][a-z0-9_]*=.*$ ]] || pb::die "pb::scale ${name}: '${kv}' is not key=value"
+    [[ "$kv" =~ ^[a-z_][a-z0-9_-]*=.*$ ]] || pb::die "pb::scale ${name}: '${kv}' is not key=value"
   done
   PB_SCALES+=("$name")
   PB_SCALE_NOTES[$name]="$note"
   PB_SCALE_ROWS[$name]="$*"
 }
 
-# pb::scale_value KEY [DEFAULT]: the chosen scale's value (after parsing).
-pb::scale_value() {
-  local key="$1"
-  if [[ -v "PB_SCALE[$key]" ]]; then
-    printf '%s\n' "${PB_SCALE[$key]}"
-  elif (($# > 1)); then
-    printf '%s\n' "$2"
+# pb::scale_get VAR KEY [DEFAULT]: VAR = the chosen scale's value of KEY
+# (after parsing). Safe anywhere: an unknown KEY stops the run here, not in a
+# subshell.
+pb::scale_get() {
+  local _pbs_value
+  if [[ -v "PB_SCALE[$2]" ]]; then
+    _pbs_value=${PB_SCALE[$2]}
+  elif (($# > 2)); then
+    _pbs_value=$3
   else
-    pb::die "scale '${PB_SCALE_NAME}' has no value '${key}' (playbook bug: add it to every pb::scale line)"
+    pb::die "scale '${PB_SCALE_NAME}' has no value '${2}' (playbook bug: add it to every pb::scale line)"
   fi
+  printf -v "$1" '%s' "$_pbs_value"
 }
 
 pb::_declare_common_options() {
@@ -132,6 +146,10 @@ pb::_set_option() {
       [[ -n "$value" && "$value" != *,,* && "$value" != ,* && "$value" != *, ]] \
         || pb::usage_error "${flag} expects a comma-separated list such as 1,10,40, got '${value}'"
       ;;
+    intlist:*)
+      pb::_check_intlist "$flag" "${type#intlist:}" "$value"
+      value=$PB_INTLIST
+      ;;
     enum:*)
       choices=${type#enum:}
       [[ "|${choices}|" == *"|${value}|"* ]] || pb::usage_error "${flag} must be one of ${choices//|/, }, got '${value}'"
@@ -141,6 +159,32 @@ pb::_set_option() {
       ;;
   esac
   printf -v "$var" '%s' "$value"
+}
+
+# pb::_check_intlist FLAG MIN-MAX VALUE: usage error unless VALUE is
+# comma-separated whole numbers in range, strictly ascending; PB_INTLIST gets
+# them in plain decimal (007 -> 7).
+pb::_check_intlist() {
+  local flag="$1" range="$2" value="$3" min max n prev='' out=()
+  min=${range%-*}
+  max=${range#*-}
+  [[ "$value" =~ ^[0-9]+(,[0-9]+)*$ ]] \
+    || pb::usage_error "${flag} expects whole numbers separated by commas such as 1,10,40, got '${value}'"
+  IFS=',' read -r -a PB_INTLIST_ITEMS <<<"$value"
+  for n in "${PB_INTLIST_ITEMS[@]}"; do
+    # Leading zeros off first, so only a number too big for bash is refused by length.
+    n=${n#"${n%%[!0]*}"}
+    n=${n:-0}
+    ((${#n} <= 18)) || pb::usage_error "${flag}: ${n} is not between ${min} and ${max}"
+    n=$((10#$n))
+    ((n >= min && n <= max)) || pb::usage_error "${flag}: ${n} is not between ${min} and ${max}"
+    if [[ -n "$prev" ]] && ((n <= prev)); then
+      pb::usage_error "${flag} must list each number once, in ascending order, got '${value}'"
+    fi
+    prev=$n
+    out+=("$n")
+  done
+  PB_INTLIST=$(IFS=,; printf '%s' "${out[*]}")
 }
 
 # Parses the command line into the declared variables. Sets PB_HELP=1 on -h/--help.
@@ -199,14 +243,35 @@ pb::_check_common_options() {
   done
 }
 
-# Fills PB_SCALE from the chosen scale's row.
+# The keys of scale NAME, sorted, on one line.
+pb::_scale_keys() {
+  local kv keys=()
+  for kv in ${PB_SCALE_ROWS[$1]}; do keys+=("${kv%%=*}"); done
+  printf '%s\n' "${keys[@]}" | sort | tr '\n' ' '
+}
+
+# Fills PB_SCALE from the chosen scale's row, then gives every option whose
+# default is @scale the scale's value (unless it was on the command line).
 pb::_load_scale() {
-  local kv row
+  local kv row name keys i key
   PB_SCALE=()
   ((${#PB_SCALES[@]})) || return 0
+  keys=$(pb::_scale_keys "${PB_SCALES[0]}")
+  for name in "${PB_SCALES[@]}"; do
+    [[ "$(pb::_scale_keys "$name")" == "$keys" ]] \
+      || pb::die "playbook bug: scale '${name}' has keys $(pb::_scale_keys "$name")where '${PB_SCALES[0]}' has ${keys}(every scale defines the same keys)"
+  done
   row=${PB_SCALE_ROWS[$PB_SCALE_NAME]}
   for kv in $row; do
     PB_SCALE[${kv%%=*}]=${kv#*=}
+  done
+  for i in "${!PB_OPT_FLAGS[@]}"; do
+    [[ "${PB_OPT_DEFAULTS[$i]}" == @scale ]] || continue
+    pb::given "${PB_OPT_FLAGS[$i]}" && continue
+    key=${PB_OPT_FLAGS[$i]#--}
+    [[ -v "PB_SCALE[$key]" ]] \
+      || pb::die "playbook bug: ${PB_OPT_FLAGS[$i]} defaults to @scale but scale '${PB_SCALE_NAME}' has no '${key}'"
+    pb::_set_option "$i" "${PB_SCALE[$key]}"
   done
 }
 
@@ -215,6 +280,7 @@ pb::_help_value() {
   case "$type" in
     flag) printf '' ;;
     int|int:*) printf ' N' ;;
+    intlist:*) printf ' N,N' ;;
     number) printf ' X' ;;
     list) printf ' A,B' ;;
     enum:*) printf ' %s' "${type#enum:}" ;;
@@ -233,6 +299,8 @@ pb::_help_options() {
     default=${PB_OPT_DEFAULTS[$i]}
     if [[ "${PB_OPT_TYPES[$i]}" == flag || -z "$default" ]]; then
       default=''
+    elif [[ "$default" == @scale ]]; then
+      default=" (default: the scale's$(pb::_scale_default_text "${PB_OPT_FLAGS[$i]#--}"))"
     else
       default=" (default: ${default})"
     fi
@@ -240,6 +308,18 @@ pb::_help_options() {
       printf '%s\n%-28s %s%s\n' "$left" '' "${PB_OPT_HELPS[$i]}" "$default"
     else
       printf '%-28s %s%s\n' "$left" "${PB_OPT_HELPS[$i]}" "$default"
+    fi
+  done
+}
+
+# " (small: 100)": the default scale's value of KEY, for --help.
+pb::_scale_default_text() {
+  local name="${PB_DEFAULT_SCALE:-${PB_SCALES[0]:-}}" kv
+  [[ -n "$name" ]] || return 0
+  for kv in ${PB_SCALE_ROWS[$name]}; do
+    if [[ "${kv%%=*}" == "$1" ]]; then
+      printf ' (%s: %s)' "$name" "${kv#*=}"
+      return 0
     fi
   done
 }

@@ -6,9 +6,9 @@
 #   source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
 #   PB_NAME=my-scenario PB_TITLE="..." PB_TOPOLOGY=replset PB_DEFAULT_VERSIONS=8.0
 #   pb::scale small "minutes on a laptop" docs=1000 disk_mb=500
-#   pb::option --runs RUNS int 3 "repetitions of each measurement"
-#   stage_run() { pb::mongosh_stage "$PB_LIB/scenarios/my-scenario/run.js" "runs=$RUNS"; }
-#   pb::main "$@"
+#   pb::option --docs DOCS int @scale "documents to seed"
+#   stage_run() { pb::mongosh_stage "${PB_SCENARIO}/run.js" "docs=${DOCS}"; }
+#   if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then pb::main "$@"; fi
 
 if [[ -z "${BASH_VERSINFO:-}" ]] || ((BASH_VERSINFO[0] < 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] < 4))); then
   printf 'playbooks need bash 4.4 or newer (this is %s); macOS: brew install bash\n' "${BASH_VERSION:-not bash}" >&2
@@ -46,6 +46,7 @@ fi
 
 PB_NAME=${PB_NAME:-}
 PB_TITLE=${PB_TITLE:-}
+PB_SCENARIO=''
 PB_VERSION=''
 PB_CURRENT_STAGE=''
 PB_MAIN_DONE=0
@@ -246,6 +247,15 @@ pb::_run_version() {
   fi
 }
 
+# pb::scenario_init: PB_SCENARIO, the folder of the playbook's scenario files
+# (prepare.js, run.js, measure.js, checker.js), unless the playbook set it
+# (a test fixture outside playbooks/). pb::main calls it; tests that
+# source a playbook call it themselves.
+pb::scenario_init() {
+  [[ -n "$PB_NAME" ]] || pb::die "playbook bug: set PB_NAME before pb::scenario_init"
+  PB_SCENARIO=${PB_SCENARIO:-"${PB_LIB}/scenarios/${PB_NAME}"}
+}
+
 # pb::main "$@": parse, configure, preflight, then each stage in order.
 pb::main() {
   local i
@@ -260,6 +270,7 @@ pb::main() {
     exit 0
   fi
   pb::_check_common_options
+  pb::scenario_init
   pb::_load_scale
   if declare -F playbook_configure >/dev/null; then playbook_configure; fi
   PB_WORK=$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-${PB_NAME}.XXXXXX")
@@ -300,6 +311,7 @@ pb::main() {
 
   pb::stage report
   pb::_call_stage stage_report
+  pb::check
   pb::report_write "done"
   PB_MAIN_DONE=1
   exit 0

@@ -86,10 +86,24 @@ pb::_check_node() {
   fi
 }
 
+# PB_NEEDS_DRIVER=1 (a workload written as a Node program): node must load
+# the mongodb driver from the checkout's node_modules.
+pb::_check_driver() {
+  local version
+  if version=$(cd "$PB_ROOT" && node -p "require('mongodb/package.json').version" 2>/dev/null) \
+    && (cd "$PB_ROOT" && node -e "require('mongodb')" >/dev/null 2>&1); then
+    pb::preflight_ok "Node driver: mongodb ${version}"
+  else
+    pb::preflight_fail "node cannot load the mongodb driver (node_modules/mongodb)" \
+      "run ./setup/install.sh (it installs the driver into node_modules)"
+  fi
+}
+
 pb::_check_tools() {
   local t v major
   pb::_ensure_tools
   pb::_check_node
+  if [[ "${PB_NEEDS_DRIVER:-0}" == 1 ]]; then pb::_check_driver; fi
   while IFS= read -r t; do
     if ! command -v "$t" >/dev/null 2>&1; then
       if ((PB_DRY_RUN)); then
@@ -215,7 +229,7 @@ pb::free_mb() {
 pb::_check_disk() {
   local need="${PB_DISK_ESTIMATE_MB:-}" free
   if [[ -z "$need" ]]; then
-    need=$(pb::scale_value disk_mb "")
+    pb::scale_get need disk_mb ""
   fi
   [[ -n "$need" ]] || return 0
   free=$(pb::free_mb "$PB_DIR")

@@ -20,19 +20,21 @@ pb::_record() {
 # jq filter: strings that are safe numbers become numbers, true/false booleans.
 PB_JQ_TYPED='def typed: if type != "string" then . elif . == "true" then true elif . == "false" then false elif test("^-?(0|[1-9][0-9]{0,14})(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$") then tonumber else . end;'
 
+# jq filter: the records (an array) -> results.json's tables {NAME: {title, columns, rows}}.
+# shellcheck disable=SC2016 # jq variables, not the shell's
+PB_JQ_TABLES='def tables: reduce (.[] | select(.type == "table" or .type == "row")) as $x ({};
+  if $x.type == "table" then .[$x.name] = (.[$x.name] // {rows: []}) + {title: $x.title, columns: $x.columns}
+       + (if $x.source then {source: $x.source} else {} end)
+  else .[$x.table] = (.[$x.table] // {title: $x.table, columns: (($x.row // {}) | keys_unsorted), rows: []})
+       | .[$x.table].rows += [{version: (if .[$x.table].source then "" else $x.version end),
+           values: (if $x.values then $x.values
+                    else [.[$x.table].columns[] as $c | $x.row[$c]] end)}] end);'
+
 # pb::measure KEY VALUE [UNIT]: one measurement (of the current version).
 pb::measure() {
   local key="$1" value="$2" unit="${3:-}"
   pb::_record "$(jq -nc --arg k "$key" --arg v "$value" --arg u "$unit" --arg ver "${PB_VERSION:-}" \
     --arg s "${PB_CURRENT_STAGE:-}" "${PB_JQ_TYPED}"'{type: "measure", version: $ver, stage: $s, key: $k, value: ($v | typed), unit: $u}')"
-}
-
-# pb::measurements [KEY_PREFIX]: the measurements recorded so far, of every
-# version, one JSON object {version, key, value, unit} per line (for verdicts
-# that compare versions in stage_report). Nothing in --dry-run.
-pb::measurements() {
-  [[ -f "${PB_RECORDS:-}" ]] || return 0
-  jq -c --arg p "${1:-}" 'select(.type == "measure" and (.key | startswith($p))) | {version, key, value, unit}' "$PB_RECORDS"
 }
 
 # pb::table NAME "Title" COLUMN...: declares a table (a CSV and a report section).
@@ -58,54 +60,61 @@ pb::note() {
     '{type: "note", version: $ver, stage: $s, text: $t}')"
 }
 
-# pb::verdict --claim TEXT --expected TEXT --observed TEXT
-#             (--test "AWK EXPRESSION" | --result REPRODUCED|NOT_REPRODUCED|NOT_APPLICABLE)
-#             [--reason TEXT] [--version V]
-# --test decides from numbers: true is REPRODUCED, false NOT REPRODUCED, for
-# example --test "${ratio} >= 5". NOT APPLICABLE needs --reason. Prints the
-# verdict line and records it.
-pb::verdict() {
-  local claim='' expected='' observed='' test='' result='' reason='' version="${PB_VERSION:-}"
-  while (($#)); do
-    case "$1" in
-      --claim) claim="$2" ;;
-      --expected) expected="$2" ;;
-      --observed) observed="$2" ;;
-      --test) test="$2" ;;
-      --result) result="$2" ;;
-      --reason) reason="$2" ;;
-      --version) version="$2" ;;
-      *) pb::die "pb::verdict: unknown argument '$1'" ;;
-    esac
-    (($# >= 2)) || pb::die "pb::verdict: $1 needs a value"
-    shift 2
+# The run's parameters for the checker: the scale's name and values, then
+# every scenario option by its long name (--load-seconds -> load-seconds).
+pb::_check_params() {
+  local i k pairs=("scale" "$PB_SCALE_NAME")
+  for k in "${!PB_SCALE[@]}"; do pairs+=("$k" "${PB_SCALE[$k]}"); done
+  for i in "${!PB_OPT_FLAGS[@]}"; do
+    [[ "${PB_OPT_COMMON[$i]}" == 0 ]] || continue
+    pairs+=("${PB_OPT_FLAGS[$i]#--}" "${!PB_OPT_VARS[$i]}")
   done
-  [[ -n "$claim" ]] || pb::die "pb::verdict: --claim is required"
+  jq -nc "${PB_JQ_TYPED}"'[$ARGS.positional | range(0; length; 2) as $n | {(.[$n]): (.[$n + 1] | typed)}] | add' \
+    --args "${pairs[@]}"
+}
+
+# The records as the checker's input: results.json's measurements, tables,
+# versions, and the params above.
+pb::_check_input() {
+  jq -s --argjson params "$(pb::_check_params)" "${PB_JQ_TABLES}"'
+    {measurements: map(select(.type == "measure") | {version, key, value, unit}),
+     tables: tables,
+     params: $params,
+     versions: map(select(.type == "version") | {requested, resolved, server})}' "$PB_RECORDS"
+}
+
+# pb::check: the scenario's checker (${PB_SCENARIO}/checker.js, through
+# js/check.js) decides the verdicts from the run's records; one verdict record
+# each. pb::main calls it after stage_report. With --dry-run it lists the
+# claims to be checked. A checker that fails, or a malformed verdict, fails
+# the report stage with one line naming the checker.
+pb::check() {
+  local checker="${PB_SCENARIO}/checker.js" rel input out line error verdict text
+  rel=${checker#"${PB_ROOT}/"}
+  [[ -f "$checker" ]] || pb::die "playbook bug: no checker ${rel}"
   if ((PB_DRY_RUN)); then
-    # Nothing was measured: say what will be checked.
-    pb::info "verdict to check: ${claim}${version:+ [${version}]} (expected ${expected:-?})"
+    if ! pb::capture --read-only out node "${PB_LIB}/js/check.js" --claims "$checker"; then
+      error=$(jq -r 'select(.type == "error") | .message' <<<"$out" 2>/dev/null | head -n 1)
+      pb::die "checker ${rel}: ${error:-failed (see run.log)}"
+    fi
+    while IFS= read -r line; do
+      pb::info "to be checked: $(jq -r '"\(.claim) (expected \(.expected))"' <<<"$line")"
+    done <<<"$out"
     return 0
   fi
-  if [[ -n "$test" ]]; then
-    [[ -z "$result" ]] || pb::die "pb::verdict: give --test or --result, not both"
-    [[ "$test" =~ ^[-+*/%().0-9eE\ \<\>=!\&\|]+$ ]] \
-      || pb::die "pb::verdict '${claim}': --test must compare numbers, got '${test}' (a measurement missing?)"
-    local holds
-    holds=$(awk "BEGIN { print (${test}) ? 1 : 0 }" 2>/dev/null) \
-      || pb::die "pb::verdict '${claim}': cannot evaluate --test '${test}'"
-    if [[ "$holds" == 1 ]]; then result="REPRODUCED"; else result="NOT REPRODUCED"; fi
+  input="${PB_WORK}/check-input.json"
+  pb::_check_input >"$input"
+  if ! pb::capture --read-only out node "${PB_LIB}/js/check.js" "$checker" "$input"; then
+    error=$(jq -r 'select(.type == "error") | .message' <<<"$out" 2>/dev/null | head -n 1)
+    pb::die "checker ${rel}: ${error:-failed (see run.log)}"
   fi
-  result=${result//_/ }
-  result=${result^^}
-  case "$result" in
-    "REPRODUCED"|"NOT REPRODUCED") ;;
-    "NOT APPLICABLE") [[ -n "$reason" ]] || pb::die "pb::verdict '${claim}': NOT APPLICABLE needs --reason" ;;
-    *) pb::die "pb::verdict '${claim}': --result must be REPRODUCED, NOT_REPRODUCED or NOT_APPLICABLE, got '${result}'" ;;
-  esac
-  pb::_record "$(jq -nc --arg c "$claim" --arg e "$expected" --arg o "$observed" --arg r "$result" \
-    --arg why "$reason" --arg ver "$version" --arg t "$test" \
-    '{type: "verdict", claim: $c, expected: $e, observed: $o, verdict: $r, reason: $why, version: $ver, test: $t}')"
-  pb::info "$(pb::_verdict_colour "$result")${result}${PB_C_OFF}: ${claim}${version:+ [${version}]} (expected ${expected:-?}, observed ${observed:-?}${reason:+; ${reason}})"
+  [[ -n "$out" ]] || return 0
+  while IFS= read -r line; do
+    pb::_record "$line"
+    verdict=$(jq -r '.verdict' <<<"$line")
+    text=$(jq -r '"\(.claim)\(if .version != "" then " [\(.version)]" else "" end) (expected \(.expected), observed \(.observed)\(if .reason != "" then "; \(.reason)" else "" end))"' <<<"$line")
+    pb::info "$(pb::_verdict_colour "$verdict")${verdict}${PB_C_OFF}: ${text}"
+  done <<<"$out"
 }
 
 pb::_verdict_colour() {
@@ -308,7 +317,7 @@ pb::_results_json() {
     --arg started "$PB_STARTED" --arg finished "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
     --argjson seconds "$((SECONDS - PB_T0))" --arg failure "${PB_FAILURE:-}" \
     --arg command "$(pb::redact "$(pb::quote "$0" "${PB_ARGV[@]}")")" \
-    --arg runId "$PB_RUN_ID" --argjson stages "$stages" '
+    --arg runId "$PB_RUN_ID" --argjson stages "$stages" "${PB_JQ_TABLES}"'
     def of(t): map(select(.type == t)) | map(del(.type));
     . as $r
     | ($r | of("table")) as $tables
@@ -319,13 +328,7 @@ pb::_results_json() {
         environment: ((($r | of("environment") | .[0]) // {}) + {versions: ($r | of("version"))}),
         stages: $stages,
         measurements: ($r | of("measure")),
-        tables: (reduce ($r[] | select(.type == "table" or .type == "row")) as $x ({};
-          if $x.type == "table" then .[$x.name] = (.[$x.name] // {rows: []}) + {title: $x.title, columns: $x.columns}
-               + (if $x.source then {source: $x.source} else {} end)
-          else .[$x.table] = (.[$x.table] // {title: $x.table, columns: (($x.row // {}) | keys_unsorted), rows: []})
-               | .[$x.table].rows += [{version: (if .[$x.table].source then "" else $x.version end),
-                   values: (if $x.values then $x.values
-                            else [.[$x.table].columns[] as $c | $x.row[$c]] end)}] end)),
+        tables: ($r | tables),
         verdicts: ($r | of("verdict")),
         notes: ($r | of("note")),
         charts: ($r | of("chart")),

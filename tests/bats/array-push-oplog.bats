@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # playbooks/array-push-oplog.sh: --dry-run plans (topology, versions, patterns,
-# load) and option errors. The fake mongod only answers --version; the fake m
-# (tests/fixtures/fake-m) stands in for the version manager.
+# load, the checker's claims) and option errors. The fake mongod only answers
+# --version; the fake m (tests/fixtures/fake-m) stands in for the version
+# manager. The model and the checker: tests/unit/array-push-oplog-*.test.js.
 
 bats_require_minimum_version 1.5.0
 
@@ -33,13 +34,15 @@ stage_params() {
   run bash -c "$(declare -f plan stage_params plan_lines); PLAYBOOK='$PLAYBOOK' WORKDIR='$WORKDIR' DBA_LAB_ROOT='$DBA_LAB_ROOT' plan --binarypath '$FAKE_BIN' | stage_params"
   assert_success
   assert_output 'prepare.js {}
-curves.js {"lengths":"1,600,1200,1800,2400,3000,3599","patterns":"push,push-slice,push-sort,push-position0,addtoset,pull,pop-first,pop-last,set-one,per-second"}
-load.js {"which":"worst","devices":10,"seconds":600}
-load.js {"which":"best","devices":10,"seconds":600}'
+run.js {"lengths":"1,600,1200,1800,2400,3000,3599","patterns":"push,push-slice,push-sort,push-position0,addtoset,pull,pop-first,pop-last,set-one,per-second"}
+run-load.js {"which":"worst","devices":10,"seconds":600}
+run-load.js {"which":"best","devices":10,"seconds":600}
+measure.js {}'
 }
 
 @test "every stage connects to the replica set's members by name" {
   run plan --binarypath "$FAKE_BIN" --port 30800
+  assert_success
   assert_line --regexp "^\\\$ mongosh 'mongodb://localhost:30800,localhost:30801,localhost:30802/\\?replicaSet=replset' --quiet --norc --eval .* ROOT/playbooks/lib/js/stage.js ROOT/playbooks/lib/scenarios/array-push-oplog/prepare.js$"
 }
 
@@ -62,33 +65,41 @@ $ mlaunch stop --dir '"${WORKDIR}"'/data/8.0.4'
   run plan --binarypath "$FAKE_BIN" --patterns push-slice,push --lengths 100,3600 --no-load
   assert_success
   assert_output --partial '"params":{"lengths":"100,3600","patterns":"push-slice,push"}'
-  refute_output --partial 'load.js'
+  refute_output --partial 'run-load.js'
 }
 
 @test "--scale medium: 50 devices x 900 s and an 8 GB oplog; --devices/--load-seconds override" {
   run plan --binarypath "$FAKE_BIN" --scale medium
+  assert_success
   assert_output --partial '--oplogSize 8192 '
   assert_output --partial '"params":{"which":"worst","devices":50,"seconds":900}'
   run plan --binarypath "$FAKE_BIN" --devices 7 --load-seconds 120
+  assert_success
   assert_output --partial '"params":{"which":"best","devices":7,"seconds":120}'
 }
 
 @test "--nodes 2 is accepted (the least that replicates), --nodes 1 is not" {
   run plan --binarypath "$FAKE_BIN" --nodes 2
+  assert_success
   assert_output --partial 'mlaunch init --replicaset --nodes 2 '
   run --separate-stderr "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --nodes 1
   assert_failure 2
   assert_equal "$stderr" "array-push-oplog: --nodes must be at least 2: replication needs a secondary (see --help)"
 }
 
-@test "--lengths must be at least two lengths within 1..3600" {
+@test "--lengths must be at least two ascending whole numbers within 1..3600" {
   run --separate-stderr "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --lengths 600
   assert_failure 2
-  assert_equal "$stderr" "array-push-oplog: --lengths: lengths must be at least two whole numbers within 1..3600, got '600' (see --help)"
-  run --separate-stderr "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --lengths 0,4000
+  assert_equal "$stderr" "array-push-oplog: --lengths needs at least two lengths to draw a curve, got '600' (see --help)"
+  run --separate-stderr "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --lengths 10,4000
   assert_failure 2
+  assert_equal "$stderr" "array-push-oplog: --lengths: 4000 is not between 1 and 3600 (see --help)"
   run --separate-stderr "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --lengths 10,x
   assert_failure 2
+  assert_equal "$stderr" "array-push-oplog: --lengths expects whole numbers separated by commas such as 1,10,40, got '10,x' (see --help)"
+  run --separate-stderr "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --lengths 600,100
+  assert_failure 2
+  assert_equal "$stderr" "array-push-oplog: --lengths must list each number once, in ascending order, got '600,100' (see --help)"
 }
 
 @test "an unknown pattern is refused with the list of known ones" {
@@ -102,6 +113,29 @@ $ mlaunch stop --dir '"${WORKDIR}"'/data/8.0.4'
   assert_failure 2
   assert_equal "$stderr" "array-push-oplog: --devices expects a whole number, got 'many' (see --help)"
   assert_output ''
+  run --separate-stderr "$PLAYBOOK" --dry-run --load-seconds 0
+  assert_failure 2
+  assert_equal "$stderr" "array-push-oplog: --load-seconds must be between 1 and 86400, got 0 (see --help)"
+}
+
+@test "--help gives --devices and --load-seconds the scale's defaults" {
+  run "$PLAYBOOK" --help
+  assert_success
+  assert_line --regexp "^  --devices N +devices in the load \\(default: the scale's \\(small: 10\\)\\)$"
+  assert_line --regexp "^  --load-seconds N +simulated seconds of the load \\(default: the scale's \\(small: 600\\)\\)$"
+}
+
+@test "the plan lists the checker's four claims as to be checked" {
+  run "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --report-dir "${WORKDIR}/report"
+  assert_success
+  assert_line --partial "to be checked: a plain \$push replicates the whole array"
+  assert_line --partial 'to be checked: every version compared replicates the same patterns whole'
+}
+
+@test "a sourced playbook runs nothing and knows its scenario folder" {
+  run bash -c 'source "$1" && pb::scenario_init && scenario::unknown_patterns push,bogus' _ "$PLAYBOOK"
+  assert_success
+  assert_output "array-push-oplog: unknown pattern 'bogus' (known: push, push-slice, push-sort, push-position0, addtoset, pull, pop-first, pop-last, set-one, per-second)"
 }
 
 @test "--help names every pattern model.js knows, the scales and the lab guide" {
@@ -120,52 +154,4 @@ $ mlaunch stop --dir '"${WORKDIR}"'/data/8.0.4'
     run node --check "$f"
     assert_success
   done
-}
-
-@test "framework: pb::measurements reads back every version's measurements by key prefix" {
-  load_framework
-  PB_VERSION=4.4.29 pb::measure kind.push flat
-  PB_VERSION=8.0.4 pb::measure kind.push flat
-  PB_VERSION=8.0.4 pb::measure hourBytes.push 1602000 B
-  run pb::measurements kind.
-  assert_success
-  assert_output '{"version":"4.4.29","key":"kind.push","value":"flat","unit":""}
-{"version":"8.0.4","key":"kind.push","value":"flat","unit":""}'
-}
-
-# The playbook's own report functions, taken from its text (sourcing it would run it).
-load_report_functions() {
-  load_framework
-  # shellcheck disable=SC2034 # read by the eval-ed apo::model
-  APO_JS="${DBA_LAB_ROOT}/playbooks/lib/scenarios/array-push-oplog"
-  eval "$(sed -n '/^apo::model() {/,/^}/p; /^apo::compare_versions() {/,/^}/p' "$PLAYBOOK")"
-}
-
-@test "report: the versions compared, REPRODUCED when both versions log the same patterns whole" {
-  load_report_functions
-  local v
-  for v in 4.4.29 8.0.4; do
-    PB_VERSION=$v pb::measure kind.push flat
-    PB_VERSION=$v pb::measure kind.push-slice linear
-  done
-  apo::compare_versions >/dev/null
-  run jq -c 'select(.type == "verdict") | [.verdict, .observed, .version]' "$PB_RECORDS"
-  assert_output '["REPRODUCED","4.4.29: push-slice; 8.0.4: push-slice","all"]'
-}
-
-@test "report: the versions compared, NOT REPRODUCED when one version logs a pattern whole and the other not" {
-  load_report_functions
-  PB_VERSION=4.4.29 pb::measure kind.addtoset linear
-  PB_VERSION=8.0.4 pb::measure kind.addtoset flat
-  apo::compare_versions >/dev/null
-  run jq -r 'select(.type == "verdict") | .verdict + " | " + .observed' "$PB_RECORDS"
-  assert_output 'NOT REPRODUCED | 4.4.29: addtoset; 8.0.4: none'
-}
-
-@test "report: one version run gives NOT APPLICABLE for the comparison" {
-  load_report_functions
-  PB_VERSION=8.0.4 pb::measure kind.push flat
-  apo::compare_versions >/dev/null
-  run jq -r 'select(.type == "verdict") | .verdict + " | " + .reason' "$PB_RECORDS"
-  assert_output 'NOT APPLICABLE | one version run: give --mongodb-version A,B to compare'
 }

@@ -19,6 +19,11 @@ plan() {
     | plan_lines | sed -E "s#${WORKDIR}#WORK#g"
 }
 
+# The whole dry-run output (the plan's commands and what it says).
+plan_all() {
+  "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --report-dir "${WORKDIR}/report" "$@" 2>&1
+}
+
 @test "default launch: a replica set of one node on the fake binaries, nothing else added" {
   run plan --port 30900
   assert_success
@@ -29,14 +34,14 @@ plan() {
   run plan
   assert_success
   local lines
-  lines=$(grep '^\$ node ' <<<"$output" | sed -E 's/.* --collection ([a-z_]+) --mode ([a-z]+) --subscribers ([0-9]+) .*/\1 \2 \3/')
+  lines=$(grep '^\$ node .*/run.js ' <<<"$output" | sed -E 's/.* --collection ([a-z_]+) --mode ([a-z]+) --subscribers ([0-9]+) .*/\1 \2 \3/')
   [[ "$lines" == $'ticker capped 1\nticker capped 10\nticker capped 40\nticker_stream changestream 1\nticker_stream changestream 10\nticker_stream changestream 40' ]]
 }
 
 @test "a sweep point's load generator command line, flag by flag" {
   run plan --subscribers 10 --publishers 3 --rate 250 --seconds 20 --write-concern majority --first-batch 2 --max-await-ms 500 --drain-seconds 7 --idle-seconds 0 --compare none
   assert_success
-  assert_line "\$ node ROOT/playbooks/lib/scenarios/capped-pubsub/load.js --uri 'mongodb://localhost:27100/?replicaSet=replset' --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --publishers 3 --rate 250 --seconds 20 --run-tag capped-10 --pids '<mongod/mongos pids from mlaunch list>' --first-batch 2 --max-await-ms 500 --write-concern majority --drain-seconds 7 --idle-seconds 0 --out WORK/report/raw/7.0.12/capped-10.json"
+  assert_line "\$ node ROOT/playbooks/lib/scenarios/capped-pubsub/run.js --uri 'mongodb://localhost:27100/?replicaSet=replset' --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --publishers 3 --rate 250 --seconds 20 --run-tag capped-10 --pids '<mongod/mongos pids from mlaunch list>' --first-batch 2 --max-await-ms 500 --write-concern majority --drain-seconds 7 --idle-seconds 0 --out WORK/report/raw/7.0.12/capped-10.json"
   refute_output --partial 'changestream'
 }
 
@@ -45,6 +50,7 @@ plan() {
   assert_success
   assert_line --partial -- '--mode capped --subscribers 40 --publishers 50 --rate 1000 --seconds 25 '
   run plan --compare none
+  assert_success
   assert_line --partial -- '--mode capped --subscribers 40 --publishers 4 --rate 100 --seconds 15 '
 }
 
@@ -68,23 +74,23 @@ plan() {
   run plan --sharded --compare none --port 31000
   assert_success
   assert_line '$ mlaunch init --sharded 1 --replicaset --nodes 1 --config 1 --mongos 1 --port 31000 --dir WORK/data/7.0.12 --binarypath ROOT/tests/fixtures/fake-server/bin'
-  assert_line --partial "load.js --uri mongodb://localhost:31000/ "
+  assert_line --partial "run.js --uri mongodb://localhost:31000/ "
 }
 
-@test "--uri: no mlaunch at all, no restart, and the restart claim is listed (decided NOT APPLICABLE in a real run)" {
+@test "--uri: no mlaunch at all, no restart, and the restart claim is listed (the checker calls it NOT APPLICABLE)" {
   run "$PLAYBOOK" --dry-run --uri mongodb://127.0.0.1:9/ --report-dir "${WORKDIR}/report" --compare none
   assert_success
   refute_output --partial 'mlaunch'
   refute_output --partial "count: "
-  assert_output --partial 'verdict to check: capped collections are in-memory only'
-  assert_output --partial "load.js --uri mongodb://127.0.0.1:9/ --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 1 "
+  assert_output --partial 'to be checked: capped collections are in-memory only'
+  assert_output --partial "run.js --uri mongodb://127.0.0.1:9/ --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 1 "
   assert_output --partial "--pids ''"
 }
 
 @test "analysis runs without a server, on the version's raw results" {
   run plan --compare none
   assert_success
-  assert_line --regexp '^\$ mongosh --nodb .*"params":\{"dir":"WORK/report/raw/7.0.12","declare":1,"article":"ROOT/playbooks/lib/scenarios/capped-pubsub/article.json"\}.*analyze.js$'
+  assert_line --regexp '^\$ mongosh --nodb .*"params":\{"dir":"WORK/report/raw/7.0.12","declare":1,"article":"ROOT/playbooks/lib/scenarios/capped-pubsub/article.json"\}.*measure.js$'
 }
 
 @test "dry run changes nothing on disk" {
@@ -95,11 +101,28 @@ plan() {
 
 @test "bad subscriber counts are a usage error" {
   run -2 "$PLAYBOOK" --dry-run --subscribers 0,10
-  assert_output --partial "--subscribers expects counts from 1 to 2000 such as 1,10,40, got '0,10'"
+  assert_output --partial "--subscribers: 0 is not between 1 and 2000"
   run -2 "$PLAYBOOK" --dry-run --subscribers 1,ten
-  assert_output --partial "got '1,ten'"
+  assert_output --partial "--subscribers expects whole numbers separated by commas such as 1,10,40, got '1,ten'"
   run -2 "$PLAYBOOK" --dry-run --subscribers 1,,4
-  assert_output --partial "comma-separated list"
+  assert_output --partial "got '1,,4'"
+  run -2 "$PLAYBOOK" --dry-run --subscribers 10,1
+  assert_output --partial "--subscribers must list each number once, in ascending order, got '10,1'"
+}
+
+@test "every claim is listed in the plan, to be checked after the run" {
+  run plan_all --compare none
+  assert_success
+  assert_equal "$(grep -c 'to be checked: ' <<<"$output")" 7
+  assert_output --partial 'to be checked: documents in a capped collection cannot grow'
+  assert_output --partial 'to be checked: publishers keep the target write rate'
+}
+
+@test "--help gives the scale's defaults of the sweep options" {
+  run "$PLAYBOOK" --help
+  assert_success
+  assert_output --partial "(default: the scale's (small: 1,10,40))"
+  assert_output --partial "(default: the scale's (small: 100))"
 }
 
 @test "--sharded with --uri is a usage error" {
@@ -121,16 +144,16 @@ plan() {
 @test "--help teaches the sweep, the claims and the lab guide" {
   run "$PLAYBOOK" --help
   assert_success
-  assert_output --partial '--subscribers A,B'
+  assert_output --partial '--subscribers N,N'
   assert_output --partial 'CappedPositionLost'
   assert_output --partial 'playbooks/capped-pubsub.md'
 }
 
 @test "the load generator refuses bad arguments with one line, no stack trace" {
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/load.js" --mode capped
-  assert_output "load.js: --uri is required"
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/load.js" --uri mongodb://x/ --db d --collection c --mode tail --subscribers 1 --publishers 1 --rate 1 --seconds 1 --run-tag t --out /dev/null
-  assert_output "load.js: --mode must be capped or changestream, got 'tail'"
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/load.js" --pids 1,x
-  assert_output "load.js: --pids expects process ids such as 123,456, got '1,x'"
+  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --mode capped
+  assert_output "run.js: --uri is required"
+  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --uri mongodb://x/ --db d --collection c --mode tail --subscribers 1 --publishers 1 --rate 1 --seconds 1 --run-tag t --out /dev/null
+  assert_output "run.js: --mode must be capped or changestream, got 'tail'"
+  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --pids 1,x
+  assert_output "run.js: --pids expects process ids such as 123,456, got '1,x'"
 }

@@ -103,7 +103,7 @@ beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/report
   run with_fixtures "$CHECK" --mongodb-version 7.0 --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]
   assert_line --regexp '^playbook +version +status +wall +verdicts +report$'
-  assert_line --regexp "^alpha-lab +7\.0 +done +[0-9]+ s +1 NOT APPLICABLE, 1 REPRODUCED +${WORKDIR}/reports/alpha-lab/report\.md$"
+  assert_line --regexp "^alpha-lab +7\.0 +done +[0-9]+ s +1 NOT APPLICABLE, 1 REPRODUCED +${WORKDIR}/reports/alpha-lab/report\.html$"
   assert_line --regexp "^beta-lab +7\.0 +FAILED \(exit 1\) +[0-9]+ s +none +${WORKDIR}/reports/beta-lab/report\.md$"
   # The table is kept beside the reports.
   run cat "${WORKDIR}/reports/check.txt"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # playbooks/mongodump-raw-bson.sh: the --dry-run plan (every client command
 # line, flag by flag, as mongo-tools 100.12's --help spells them), option
-# errors, the preflight's next step when no server is at hand, and the
-# analysis (analysis.js) on recorded numbers: seed 003's own figures and a
-# real run against FerretDB (tests/fixtures/mongodump-raw-bson/README.md).
+# errors, the preflight's next step when no server is at hand, the timer and
+# the driver client's command line. The analysis and the verdicts (model.js,
+# checker.js) are tested with node --test: tests/unit/mongodump-raw-bson-*.test.js.
 
 bats_require_minimum_version 1.5.0
 
@@ -12,7 +12,6 @@ setup() {
   load playbook_helper
   PLAYBOOK="${DBA_LAB_ROOT}/playbooks/mongodump-raw-bson.sh"
   JS="${DBA_LAB_ROOT}/playbooks/lib/scenarios/mongodump-raw-bson"
-  FIX="${DBA_LAB_ROOT}/tests/fixtures/mongodump-raw-bson"
   WORKDIR="${BATS_TEST_TMPDIR}/work"
   mkdir -p "$WORKDIR"
   cd "$WORKDIR" || return 1
@@ -28,15 +27,6 @@ plan() {
 # The timed commands only (what follows "timed.py --stdout X --").
 timed() {
   plan "$@" | sed -n -E 's#^\$ python3 ROOT/playbooks/lib/scenarios/mongodump-raw-bson/timed.py --stdout [^ ]+ -- ##p'
-}
-
-analyze() {
-  node -e '
-    const fs = require("fs");
-    const a = require(process.argv[1] + "/analysis.js");
-    const samples = fs.readFileSync(process.argv[2], "utf8").split("\n").filter(Boolean).map(JSON.parse);
-    const shapes = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
-    console.log(JSON.stringify(a.analyze(samples, shapes)));' "$JS" "$1" "$2"
 }
 
 @test "plan: a single mongod by default, launched by mlaunch" {
@@ -73,9 +63,9 @@ analyze() {
   local uri=mongodb://localhost:27100/
   assert_line --index 0 --partial "mongodump --uri ${uri} --db ${DB} "
   assert_line --index 1 --regexp ' --archive --quiet$'
-  assert_line --index 2 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js read --uri ${uri} --db ${DB} --collections tiny_1,tiny_2 --raw"
-  assert_line --index 3 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js read --uri ${uri} --db ${DB} --collections tiny_1,tiny_2"
-  assert_line --index 4 "mongosh ${uri} --quiet --norc --eval 'globalThis.dbaLabRead = {\"db\":\"${DB}\",\"collections\":[\"tiny_1\",\"tiny_2\"]}' ROOT/playbooks/lib/scenarios/mongodump-raw-bson/mongosh-read.js"
+  assert_line --index 2 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js read --uri ${uri} --db ${DB} --collections tiny_1,tiny_2 --raw"
+  assert_line --index 3 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js read --uri ${uri} --db ${DB} --collections tiny_1,tiny_2"
+  assert_line --index 4 "mongosh ${uri} --quiet --norc --eval 'globalThis.dbaLabRead = {\"db\":\"${DB}\",\"collections\":[\"tiny_1\",\"tiny_2\"]}' ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run-mongosh.js"
   assert_line --index 5 "mongoexport --uri ${uri} --db ${DB} --collection tiny_1 --quiet"
   assert_line --index 6 "mongoexport --uri ${uri} --db ${DB} --collection tiny_2 --quiet"
   assert_line --index 7 "cat TMP/dump-7.0.12/tiny/${DB}/tiny_1.bson TMP/dump-7.0.12/tiny/${DB}/tiny_2.bson"
@@ -89,7 +79,7 @@ analyze() {
   assert_line --index 9 "$(pb_quoted "$restore") --numInsertionWorkersPerCollection=2 TMP/dump-7.0.12/tiny"
   assert_line --index 10 "$(pb_quoted "$restore") --numInsertionWorkersPerCollection=8 TMP/dump-7.0.12/tiny"
   assert_line --index 11 "$(pb_quoted "$restore") --numParallelCollections=1 TMP/dump-7.0.12/tiny"
-  assert_line --index 12 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js write --uri mongodb://localhost:27100/ --db ${DB} --from TMP/dump-7.0.12/tiny/${DB} --collections tiny_1,tiny_2 --prefix restored_"
+  assert_line --index 12 "node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js write --uri mongodb://localhost:27100/ --db ${DB} --from TMP/dump-7.0.12/tiny/${DB} --collections tiny_1,tiny_2 --prefix restored_"
   assert_equal "${#lines[@]}" 13
 }
 
@@ -102,7 +92,7 @@ pb_quoted() {
   run plan --repeats 2 --restore-workers 0 --restore-parallel 0
   assert_success
   # 2 mongorestore + 2 insertMany runs, each after a drop, and one at the end.
-  assert_equal "$(grep -c -F -x "\$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js drop --uri mongodb://localhost:27100/ --db ${DB} --collections restored_tiny_1,restored_tiny_2,restored_tiny_3,restored_tiny_4" <<<"$output")" 5
+  assert_equal "$(grep -c -F -x "\$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js drop --uri mongodb://localhost:27100/ --db ${DB} --collections restored_tiny_1,restored_tiny_2,restored_tiny_3,restored_tiny_4" <<<"$output")" 5
   refute_output --partial 'numInsertionWorkersPerCollection'
   refute_output --partial 'numParallelCollections'
 }
@@ -111,7 +101,7 @@ pb_quoted() {
   run timed --repeats 1 --shape both
   assert_success
   assert_output --partial "--excludeCollectionsWithPrefix=tiny --excludeCollectionsWithPrefix=restored_ --excludeCollection=_dbalab_owner --out TMP/dump-7.0.12/nested --quiet"
-  assert_output --partial "driver.js read --uri mongodb://localhost:27100/ --db ${DB} --collections nested --raw"
+  assert_output --partial "run.js read --uri mongodb://localhost:27100/ --db ${DB} --collections nested --raw"
   assert_output --partial "mongoexport --uri mongodb://localhost:27100/ --db ${DB} --collection nested --quiet"
 }
 
@@ -147,13 +137,30 @@ pb_quoted() {
 @test "options: --restore-workers takes whole numbers" {
   run "$PLAYBOOK" --restore-workers 2,x
   assert_failure 2
-  assert_output "mongodump-raw-bson: --restore-workers expects whole numbers from 0 to 64 such as 2,8, got 'x' (see --help)"
+  assert_output "mongodump-raw-bson: --restore-workers expects whole numbers separated by commas such as 1,10,40, got '2,x' (see --help)"
 }
 
 @test "options: --restore-parallel above 64 is refused" {
   run "$PLAYBOOK" --restore-parallel 65
   assert_failure 2
-  assert_output --partial -- '--restore-parallel expects whole numbers from 0 to 64'
+  assert_output --partial -- '--restore-parallel: 65 is not between 0 and 64'
+}
+
+@test "options: --docs and --nested-docs default to the scale's counts, and say so" {
+  run "$PLAYBOOK" --help
+  assert_success
+  assert_output --partial "tiny documents per collection (default: the scale's (small: 100000))"
+  assert_output --partial "nested documents (default: the scale's (small: 30))"
+  run "$PLAYBOOK" --docs 0
+  assert_failure 2
+  assert_output --partial -- '--docs must be between 1 and 100000000, got 0'
+}
+
+@test "plan: the claims to be checked are listed, from the checker" {
+  run "$PLAYBOOK" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --report-dir "${WORKDIR}/report"
+  assert_success
+  assert_output --partial "to be checked: mongodump is much faster than a decoding reader (expected the Node driver reading decoded documents takes >= 2x mongodump's wall time)"
+  assert_output --partial 'to be checked: restore is far slower than dump'
 }
 
 @test "options: --nodes without --replicaset says to add it" {
@@ -190,60 +197,11 @@ pb_quoted() {
   [[ ! -e "${WORKDIR}/data" ]]
 }
 
-@test "analysis: seed 003's own figures reproduce 'restore is far slower' at 54.7x" {
-  run analyze "${FIX}/article.jsonl" "${FIX}/article-shapes.json"
-  assert_success
-  run jq -r '.verdicts[] | select(.claim | test("restore is far slower")) | "\(.holds) \(.observed | split(" ")[0])"' <<<"$output"
-  assert_output "true 54.7x"
-}
-
-@test "analysis: a claim whose methods did not run is NOT APPLICABLE with the reason" {
-  run analyze "${FIX}/article.jsonl" "${FIX}/article-shapes.json"
-  run jq -r '.verdicts[] | select(.claim | test("decoding reader")) | "\(.holds) \(.reason)"' <<<"$output"
-  assert_output "null no successful run of driver-decoded (see the timing table and run.log)"
-}
-
-@test "analysis: the article's docs/s and MB/s come from the seeded sizes and the median wall time" {
-  run analyze "${FIX}/article.jsonl" "${FIX}/article-shapes.json"
-  run jq -c '.rows[0] | [.method, .docs_per_s, .mb_per_s, .x_mongodump]' <<<"$output"
-  assert_output '["mongodump-dir",2739726,81,1]'
-}
-
-@test "analysis: the FerretDB run's medians (mean of the middle two of 2 runs) and factors" {
-  run analyze "${FIX}/ferretdb-run.jsonl" "${FIX}/ferretdb-shapes.json"
-  assert_success
-  local out="$output"
-  run jq -c '[.rows[] | select(.shape == "tiny") | [.method, .wall_s]]' <<<"$out"
-  assert_output '[["mongodump-dir",0.713],["mongodump-archive",0.706],["driver-raw",0.637],["driver-decoded",0.61],["mongosh-toArray",1.448],["mongoexport",0.771],["floor-cat",0.003],["mongorestore",0.329],["mongorestore-workers-4",0.482],["mongorestore-parallel-1",0.323],["driver-insertMany",0.899]]'
-  run jq -r '.verdicts[] | "\(.holds) \(.claim)"' <<<"$out"
-  assert_line --index 0 'false [tiny] mongodump is much faster than a decoding reader'
-  assert_line --index 2 'false [tiny] restore is far slower than dump'
-  assert_line --index 6 'false decoding costs grow with an expensive document shape (nested, many fields)'
-}
-
-@test "analysis: mongoexport's parts (one process per collection) add up per run" {
-  run analyze "${FIX}/ferretdb-run.jsonl" "${FIX}/ferretdb-shapes.json"
-  # run 1: 0.177017 + 0.166666 + 0.174947 + 0.191359; run 2: 0.143999 + 0.177343 + 0.23555 + 0.275578
-  run jq -r '.figures[] | select(.shape == "tiny" and .method == "mongoexport") | .wall * 1e6 | round' <<<"$output"
-  assert_output "$(awk 'BEGIN { printf "%d", ((0.177017 + 0.166666 + 0.174947 + 0.191359) + (0.143999 + 0.177343 + 0.23555 + 0.275578)) / 2 * 1e6 + 0.5 }')"
-}
-
-@test "analysis: a failed method shows its exit status and keeps the others" {
-  local samples="${BATS_TEST_TMPDIR}/failed.jsonl"
-  {
-    head -n 2 "${FIX}/ferretdb-run.jsonl"
-    printf '%s\n' '{"shape":"tiny","side":"read","method":"mongoexport","repeat":1,"part":"tiny_1","wall":0.1,"user":0.01,"sys":0,"maxRssBytes":1,"exit":1}'
-  } >"$samples"
-  run analyze "$samples" "${FIX}/ferretdb-shapes.json"
-  assert_success
-  run jq -c '[.rows[] | [.method, .runs, .status]]' <<<"$output"
-  assert_output '[["mongodump-dir",2,"ok"],["mongoexport",0,"FAILED (exit 1)"]]'
-}
-
 @test "timer: wall, CPU and exit status of the child, stdout counted" {
   run python3 "${JS}/timed.py" --stdout count -- sh -c 'head -c 123456 /dev/zero; exit 3'
   assert_failure 3
   run jq -r '[.exit, .stdoutBytes, (.wall > 0), (.user >= 0), (.maxRssBytes > 0)] | @tsv' <<<"$output"
+  assert_success
   assert_output "$(printf '3\t123456\ttrue\ttrue\ttrue')"
 }
 
@@ -251,25 +209,14 @@ pb_quoted() {
   run python3 "${JS}/timed.py" -- python3 -c 'import time; t = time.process_time(); exec("while time.process_time() - t < 0.3: pass")'
   assert_success
   run jq -r '.user + .sys >= 0.25 and .user + .sys < 1' <<<"$output"
+  assert_success
   assert_output true
 }
 
-@test "analysis: the client's own timer (after start-up) is its median in_process_s, and its document count docs_seen" {
-  local samples="${BATS_TEST_TMPDIR}/inner.jsonl"
-  printf '%s\n' \
-    '{"shape":"tiny","side":"read","method":"driver-raw","repeat":1,"part":"","wall":1.0,"user":0.5,"sys":0.1,"maxRssBytes":1048576,"exit":0,"result":{"docs":8000,"bytes":248000,"seconds":0.4}}' \
-    '{"shape":"tiny","side":"read","method":"driver-raw","repeat":2,"part":"","wall":1.2,"user":0.5,"sys":0.1,"maxRssBytes":1048576,"exit":0,"result":{"docs":8000,"bytes":248000,"seconds":0.6}}' \
-    '{"shape":"tiny","side":"read","method":"driver-raw","repeat":3,"part":"","wall":3.0,"user":0.5,"sys":0.1,"maxRssBytes":1048576,"exit":0,"result":{"docs":8000,"bytes":248000,"seconds":2.5}}' >"$samples"
-  run analyze "$samples" "${FIX}/ferretdb-shapes.json"
-  assert_success
-  run jq -c '.rows[0] | [.wall_s, .in_process_s, .docs_seen, .status, .cpu_pct_of_wall]' <<<"$output"
-  assert_output '[1.2,0.6,8000,"ok",50]'
-}
-
-@test "driver.js: a bad argument is one line and exit 2" {
-  run node "${JS}/driver.js" read --uri mongodb://localhost:1/ --db x
+@test "run.js (the driver client): a bad argument is one line and exit 2" {
+  run node "${JS}/run.js" read --uri mongodb://localhost:1/ --db x
   assert_failure 2
-  assert_output 'driver.js: --uri, --db and --collections are required'
+  assert_output 'run.js: --uri, --db and --collections are required'
 }
 
 @test "plan: the server's CPU is read before and after every timed run" {
@@ -277,20 +224,7 @@ pb_quoted() {
   assert_success
   local timed cpu
   timed=$(grep -c 'timed.py' <<<"$output")
-  cpu=$(grep -c -F -x '$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/driver.js server-cpu --uri mongodb://localhost:27100/' <<<"$output")
+  cpu=$(grep -c -F -x '$ node ROOT/playbooks/lib/scenarios/mongodump-raw-bson/run.js server-cpu --uri mongodb://localhost:27100/' <<<"$output")
   assert_equal "$cpu" "$((2 * timed))"
 }
 
-@test "analysis: server CPU around mongorestore and mongodump goes into server_cpu_s and the restore verdict" {
-  local samples="${BATS_TEST_TMPDIR}/server.jsonl"
-  printf '%s\n' \
-    '{"shape":"tiny","side":"read","method":"mongodump-dir","repeat":1,"part":"","wall":1.46,"user":0.3,"sys":0.2,"maxRssBytes":1,"exit":0,"serverUser":1.0,"serverSys":0.2}' \
-    '{"shape":"tiny","side":"write","method":"mongorestore","repeat":1,"part":"","wall":79.8,"user":2.0,"sys":1.0,"maxRssBytes":1,"exit":0,"serverUser":60.0,"serverSys":12.5}' >"$samples"
-  run analyze "$samples" "${FIX}/article-shapes.json"
-  assert_success
-  local out="$output"
-  run jq -c '[.rows[] | .server_cpu_s]' <<<"$out"
-  assert_output '[1.2,72.5]'
-  run jq -r '.verdicts[] | select(.claim | test("restore")) | .observed' <<<"$out"
-  assert_output "54.7x (79.80 s vs 1.46 s); mongorestore's own CPU was 3.00 s, 4% of its wall time, the server's 72.50 s (mongodump: client 0.50 s, server 1.20 s): the time goes to the server's inserts"
-}

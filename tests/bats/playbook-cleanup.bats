@@ -82,8 +82,10 @@ wait_demo() {
   assert_line --partial 'cleanup: mark the cleanup'
   assert_line --partial 'FAILED: command failed: false (exit 1) in stage run'
   run cat "$MARKER"
+  assert_success
   assert_output cleaned
   run jq -r '.status, .failure' "${REPORT}/results.json"
+  assert_success
   assert_output $'failed\ncommand failed: false (exit 1) in stage run'
   run grep -F '**Failure:** command failed: false (exit 1) in stage run' "${REPORT}/report.md"
   assert_success
@@ -96,6 +98,7 @@ wait_demo() {
     run demo --fail-at "$stage"
     assert_failure 1
     run cat "$MARKER"
+    assert_success
     assert_output cleaned
   done
 }
@@ -106,6 +109,7 @@ wait_demo() {
   run demo --fail-at run --report-dir "${REPORT}2"
   assert_failure 1
   run ls -A "$TMPDIR"
+  assert_success
   assert_output ''
 }
 
@@ -117,14 +121,18 @@ wait_demo() {
   wait_demo
   assert_equal "$DEMO_STATUS" 130
   run cat "${BATS_TEST_TMPDIR}/out"
+  assert_success
   assert_line --partial 'interrupted by SIGINT during run: cleaning up (press Ctrl-C again to force)'
   assert_line --partial 'interrupted after'
   assert_equal "$(nap_processes)" 0
   run cat "$MARKER"
+  assert_success
   assert_output cleaned
   run jq -r .status "${REPORT}/results.json"
+  assert_success
   assert_output interrupted
   run ls -A "$TMPDIR"
+  assert_success
   assert_output ''
 }
 
@@ -136,6 +144,7 @@ wait_demo() {
   assert_equal "$DEMO_STATUS" 143
   assert_equal "$(nap_processes)" 0
   run cat "$MARKER"
+  assert_success
   assert_output cleaned
 }
 
@@ -151,9 +160,11 @@ wait_demo() {
   wait_demo
   assert_equal "$DEMO_STATUS" 130
   run cat "${BATS_TEST_TMPDIR}/out"
+  assert_success
   assert_line --partial 'second SIGINT: forcing the cleanup'
   assert_equal "$(nap_processes)" 0
   run cat "$MARKER"
+  assert_success
   assert_output cleaned
 }
 
@@ -166,6 +177,7 @@ wait_demo() {
   assert_line --partial "cleanup: stop the 7.0.12 cluster and delete ${data}/7.0.12"
   [[ ! -e "$data" ]]
   run jq -r .status "${REPORT}/results.json"
+  assert_success
   assert_output failed
 }
 

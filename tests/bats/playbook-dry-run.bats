@@ -55,15 +55,17 @@ mlaunch_line() {
 
 @test "the connection string lists the data members of a replica set, the mongos of a cluster" {
   run "$DEMO" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --topology replset --nodes 3 --arbiter --port 30400
+  assert_success
   assert_line --partial 'connection: mongodb://localhost:30400,localhost:30401,localhost:30402/?replicaSet=replset'
   run "$DEMO" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --topology sharded --mongos 2 --port 30500
+  assert_success
   assert_line --partial 'connection: mongodb://localhost:30500,localhost:30501/'
 }
 
 @test "the plan is every command in order: launch, mongosh stages, knob, restore, stop, delete" {
   run plan --topology replset --knob notablescan=true --port 30600
   assert_success
-  assert_equal "${#lines[@]}" 11
+  assert_equal "${#lines[@]}" 12
   assert_equal "${lines[0]}" "\$ ROOT/tests/fixtures/fake-server/bin/mongod --version"
   assert_equal "${lines[1]}" "\$ mkdir -p ${WORKDIR}/data"
   assert_equal "${lines[2]}" "\$ mkdir -p ${WORKDIR}/data/7.0.12"
@@ -71,10 +73,11 @@ mlaunch_line() {
   assert_regex "${lines[4]}" "^\\\$ mongosh 'mongodb://localhost:30600/\\?replicaSet=replset' --quiet --norc --eval 'globalThis.dbaLabStage = .*\"params\":\\{\"docs\":10\\}\\}; void 0' ROOT/playbooks/lib/js/stage.js ROOT/tests/fixtures/playbooks/demo-lab/prepare.js\$"
   assert_regex "${lines[5]}" '"params":\{"name":"notablescan","value":true\}\}; void 0'"' ROOT/playbooks/lib/js/stage.js ROOT/playbooks/lib/js/set-parameter.js\$"
   assert_regex "${lines[6]}" ' ROOT/tests/fixtures/playbooks/demo-lab/run.js$'
-  assert_regex "${lines[7]}" '"params":\{"name":"notablescan","json":"<value before the run>","restore":1\}\}; void 0'"' ROOT/playbooks/lib/js/stage.js ROOT/playbooks/lib/js/set-parameter.js\$"
-  assert_equal "${lines[8]}" "\$ mlaunch stop --dir ${WORKDIR}/data/7.0.12"
-  assert_equal "${lines[9]}" "\$ rm -rf ${WORKDIR}/data/7.0.12"
-  assert_equal "${lines[10]}" "\$ rm -rf ${WORKDIR}/data"
+  assert_equal "${lines[7]}" "\$ node ROOT/playbooks/lib/js/check.js --claims ROOT/tests/fixtures/playbooks/demo-lab/checker.js"
+  assert_regex "${lines[8]}" '"params":\{"name":"notablescan","json":"<value before the run>","restore":1\}\}; void 0'"' ROOT/playbooks/lib/js/stage.js ROOT/playbooks/lib/js/set-parameter.js\$"
+  assert_equal "${lines[9]}" "\$ mlaunch stop --dir ${WORKDIR}/data/7.0.12"
+  assert_equal "${lines[10]}" "\$ rm -rf ${WORKDIR}/data/7.0.12"
+  assert_equal "${lines[11]}" "\$ rm -rf ${WORKDIR}/data"
 }
 
 @test "a dry run creates no data directory and no report" {
@@ -101,16 +104,32 @@ mlaunch_line() {
   refute_line --partial 'rm -rf'
 }
 
-@test "topology none plans no server command at all" {
+@test "topology none plans no server command at all, only the checker's claims" {
   run plan --topology none
   assert_success
-  assert_output ''
+  assert_output "\$ node ROOT/playbooks/lib/js/check.js --claims ROOT/tests/fixtures/playbooks/demo-lab/checker.js"
+}
+
+@test "a dry run lists the checker's claims as to be checked" {
+  run "$DEMO" --dry-run --topology none
+  assert_success
+  assert_line --partial 'to be checked: every written document is counted (expected counted = written)'
+}
+
+@test "a sourced playbook runs nothing; pb::scenario_init names its scenario folder" {
+  run bash -c 'source "$1" && pb::scenario_init && printf "%s\n" "$PB_SCENARIO" && declare -F stage_run' _ "$DEMO"
+  assert_success
+  assert_output "${DBA_LAB_ROOT}/tests/fixtures/playbooks/demo-lab"$'\nstage_run'
+  run bash -c 'source "$1"; PB_SCENARIO=""; PB_NAME=array-push-oplog; pb::scenario_init; printf "%s\n" "$PB_SCENARIO"' _ "$DEMO"
+  assert_success
+  assert_output "${DBA_LAB_ROOT}/playbooks/lib/scenarios/array-push-oplog"
 }
 
 @test "--uri plans only mongosh commands against the target, the database dropped at the end" {
   run "$DEMO" --dry-run --uri mongodb://127.0.0.1:9/ --report-dir "${WORKDIR}/report"
   assert_success
   run plan_lines <<<"$output"
+  assert_success
   refute_line --partial 'mlaunch'
   assert_regex "${lines[0]}" "^\\\$ mongosh 'mongodb://127.0.0.1:9/\\?serverSelectionTimeoutMS=5000' --quiet --norc --eval "
   assert_regex "${lines[1]}" "^\\\$ mongosh mongodb://127.0.0.1:9/ --quiet --norc --eval 'db.getSiblingDB\\(\"dbalab_demo-lab\"\\).getCollection\\('\\\\''_dbalab_owner'\\\\''\\).insertOne"
@@ -131,7 +150,9 @@ mlaunch_line() {
     --mongodb-version 6.0,8.0.4 --dir "${WORKDIR}/data" --port 30700
   assert_success
   run plan_lines <<<"$output"
+  assert_success
   run grep -E '^\$ (mlaunch|rm)' <<<"$output"
+  assert_success
   assert_output "\$ mlaunch init --single --port 30700 --dir ${WORKDIR}/data/6.0.20 --binarypath ${M_PREFIX}/m/versions/6.0.20/bin --setParameter transactionLifetimeLimitSeconds=90
 \$ mlaunch stop --dir ${WORKDIR}/data/6.0.20
 \$ rm -rf ${WORKDIR}/data/6.0.20
@@ -152,6 +173,7 @@ mlaunch_line() {
   assert_line --partial "--binarypath ${M_PREFIX}/m/versions/7.0.14/bin"
   # Only the read-only calls ran; nothing was installed.
   run cat "$FAKE_M_LOG"
+  assert_success
   assert_output "--version
 installed --json
 --stable 7.0

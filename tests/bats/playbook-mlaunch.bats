@@ -186,3 +186,28 @@ s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.s
   kill "$pid"
   assert_failure
 }
+
+@test "pb::mongos_hosts lists the mongos routers on the first ports" {
+  PB_TOPOLOGY=sharded PB_PORT=27100 PB_MONGOS=2
+  run pb::mongos_hosts
+  assert_success
+  assert_output 'localhost:27100,localhost:27101'
+}
+
+@test "pb::config_uri names configRepl on the ports after the mongos and every shard member" {
+  PB_TOPOLOGY=sharded PB_PORT=27100 PB_MONGOS=1 PB_SHARDS=2 PB_NODES=3 PB_ARBITER=0 PB_CONFIG_SERVERS=3
+  run pb::config_uri
+  assert_success
+  assert_output 'mongodb://localhost:27107,localhost:27108,localhost:27109/?replicaSet=configRepl'
+  # The same ports as the planned layout (mlaunch's order).
+  run bash -c "$(declare -f pb::cluster_ports); PB_TOPOLOGY=sharded PB_PORT=27100 PB_MONGOS=1 PB_SHARDS=2 PB_NODES=3 PB_ARBITER=0 PB_CONFIG_SERVERS=3; pb::cluster_ports | tail -n 3 | paste -sd,"
+  assert_success
+  assert_output '27107,27108,27109'
+}
+
+@test "pb::config_uri counts each shard's arbiter" {
+  PB_TOPOLOGY=sharded PB_PORT=30000 PB_MONGOS=1 PB_SHARDS=2 PB_NODES=2 PB_ARBITER=1 PB_CONFIG_SERVERS=1
+  run pb::config_uri
+  assert_success
+  assert_output 'mongodb://localhost:30007/?replicaSet=configRepl'
+}

@@ -131,3 +131,112 @@ setup() {
   assert_success
   assert_line --partial 'scale small'
 }
+
+# --- intlist:MIN-MAX, the one way to take a list of whole numbers
+
+@test "an intlist option takes ascending whole numbers in range, in plain decimal" {
+  run "$DEMO" --dry-run --topology none --sizes 1,007,00000000000000000000100
+  assert_success
+  assert_line --partial 'sizes: 1,7,100'
+}
+
+@test "an intlist option refuses text, empty items and signs in one line" {
+  local bad
+  for bad in 1,x '1,,2' ',1' '1,' '-1' '1 2' ''; do
+    run --separate-stderr "$DEMO" --topology none --sizes "$bad"
+    assert_failure 2
+    assert_equal "$stderr" "demo-lab: --sizes expects whole numbers separated by commas such as 1,10,40, got '${bad}' (see --help)"
+  done
+}
+
+@test "an intlist option refuses a number out of its range" {
+  run --separate-stderr "$DEMO" --topology none --sizes 1,101
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --sizes: 101 is not between 1 and 100 (see --help)"
+  run --separate-stderr "$DEMO" --topology none --sizes 0,5
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --sizes: 0 is not between 1 and 100 (see --help)"
+}
+
+@test "an intlist option refuses repeats and a descending order" {
+  run --separate-stderr "$DEMO" --topology none --sizes 5,5
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --sizes must list each number once, in ascending order, got '5,5' (see --help)"
+  run --separate-stderr "$DEMO" --topology none --sizes 10,2
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --sizes must list each number once, in ascending order, got '10,2' (see --help)"
+}
+
+@test "a huge number in an intlist is out of range, not an overflow" {
+  run --separate-stderr "$DEMO" --topology none --sizes 99999999999999999999999
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --sizes: 99999999999999999999999 is not between 1 and 100 (see --help)"
+}
+
+# --- @scale defaults
+
+@test "an @scale option takes the chosen scale's value of its own name" {
+  run "$DEMO" --dry-run --topology none --scale medium
+  assert_success
+  run "$DEMO" --topology none --scale medium --report-dir "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  run jq -r '.measurements[] | select(.key == "counted") | .value' "${BATS_TEST_TMPDIR}/r/results.json"
+  assert_success
+  assert_output 1000
+}
+
+@test "an @scale option given on the command line wins over the scale" {
+  run "$DEMO" --topology none --scale medium --docs 7 --report-dir "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  run jq -r '.measurements[] | select(.key == "counted") | .value' "${BATS_TEST_TMPDIR}/r/results.json"
+  assert_success
+  assert_output 7
+}
+
+@test "--help says an @scale option defaults to the scale's value" {
+  run "$DEMO" --help
+  assert_success
+  assert_line --regexp "^  --docs N +documents to write \(default: the scale's \(small: 10\)\)$"
+}
+
+@test "an @scale option is validated like a given value" {
+  run --separate-stderr "$DEMO" --topology none --docs 0
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --docs must be between 1 and 1000000, got 0 (see --help)"
+}
+
+@test "scales with different keys are a playbook bug, said before anything runs" {
+  load_framework
+  pb::scale small "s" docs=1 disk_mb=1
+  pb::scale big "b" docs=2
+  pb::_declare_common_options
+  pb::parse_args
+  run pb::_load_scale
+  assert_failure
+  assert_output --partial "playbook bug: scale 'big' has keys docs where 'small' has disk_mb docs (every scale defines the same keys)"
+}
+
+@test "an @scale option whose key no scale has is a playbook bug" {
+  load_framework
+  pb::scale small "s" docs=1
+  pb::option --rate RATE int @scale "rate"
+  pb::_declare_common_options
+  pb::parse_args
+  run pb::_load_scale
+  assert_failure
+  assert_output --partial "playbook bug: --rate defaults to @scale but scale 'small' has no 'rate'"
+}
+
+@test "pb::scale_get sets a variable, and an unknown key stops the caller itself" {
+  load_framework
+  pb::scale small "s" docs=12 cache_gb=0.25
+  pb::_declare_common_options
+  pb::parse_args
+  pb::_load_scale
+  local docs=''
+  pb::scale_get docs docs
+  assert_equal "$docs" 12
+  run pb::scale_get docs nothing
+  assert_failure
+  assert_output --partial "scale 'small' has no value 'nothing'"
+}

@@ -296,3 +296,32 @@ probe_answer() {
   assert_failure
   assert_output --partial "PB_URI_NEEDS must be any, replset, mongos or replset-or-mongos, not 'shard'"
 }
+
+# --- PB_NEEDS_DRIVER: a workload that is a Node program needs the mongodb driver
+
+@test "PB_NEEDS_DRIVER: the driver node_modules holds passes preflight with its version" {
+  run demo --topology none --needs-driver
+  assert_success
+  assert_line --regexp 'ok   Node driver: mongodb [0-9]+\.[0-9]+\.[0-9]+'
+}
+
+@test "PB_NEEDS_DRIVER: a driver node cannot load fails preflight with exit 3 and what to do" {
+  # A node that loads everything but the driver, as when node_modules lacks it.
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  cat >"${BATS_TEST_TMPDIR}/bin/node" <<SH
+#!/usr/bin/env bash
+case "\$*" in *"require('mongodb"*) echo "Error: Cannot find module 'mongodb'" >&2; exit 1 ;; esac
+exec $(command -v node) "\$@"
+SH
+  chmod +x "${BATS_TEST_TMPDIR}/bin/node"
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run --separate-stderr demo --topology none --needs-driver
+  assert_failure 3
+  assert_line --partial 'FAIL node cannot load the mongodb driver (node_modules/mongodb)'
+  assert_regex "$stderr" 'run \./setup/install\.sh \(it installs the driver into node_modules\)'
+}
+
+@test "without PB_NEEDS_DRIVER preflight does not look for the driver" {
+  run demo --topology none
+  assert_success
+  refute_line --partial 'Node driver'
+}

@@ -22,6 +22,7 @@ records() {
   run jq -e . "${REPORT}/results.json"
   assert_success
   run cat "${REPORT}/sizes.csv"
+  assert_success
   assert_output $'"step","docs"\n"written",10\n"counted",10'
 }
 
@@ -36,8 +37,10 @@ records() {
   assert_success
   run jq -r '.environment | [.host.os != "", .host.kernel != "", (.host.cpus > 0), (.host.memoryBytes > 1000000),
     (.tools.jq | startswith("jq-")), .topology.type, .scale.name, .scale.params.docs] | map(tostring) | join(" ")' "${REPORT}/results.json"
+  assert_success
   assert_output 'true true true true true none medium 1000'
   run jq -r '[.status, .playbook, (.stages | map(.name) | join(",")), (.measurements[0] | "\(.key)=\(.value) \(.unit)")] | join(" ")' "${REPORT}/results.json"
+  assert_success
   assert_output 'done demo-lab preflight,launch,prepare,run,analyze,report counted=1000 docs'
 }
 
@@ -45,6 +48,7 @@ records() {
   run "$DEMO" --topology none --report-dir "$REPORT"
   assert_success
   run cat "${REPORT}/report.md"
+  assert_success
   assert_line '# Demo lab: the framework'"'"'s test playbook'
   assert_line '| claim | version | expected | observed | verdict |'
   assert_line '| the demo measured something |  | >= 1 document | 10 | **REPRODUCED** |'
@@ -80,6 +84,7 @@ records() {
   run "${DBA_LAB_ROOT}/playbooks/report" "$REPORT"
   assert_success
   run jq -c '[.encoding.y.scale.type, (.data.values | map([.series, .x, .y]))]' "${REPORT}/charts/c.vl.json"
+  assert_success
   assert_output '["log",[["A",1,10],["A",2,20],["B",1,5]]]'
 }
 
@@ -112,8 +117,10 @@ records() {
   assert_success
   cmp -s comparison.html compare.html
   run grep -c -F '<a href="a/report.html">' "${BATS_TEST_TMPDIR}/compare.html"
+  assert_success
   assert_output 1
   run grep -c -F 'data-chart="sizes"' "${BATS_TEST_TMPDIR}/compare.html"
+  assert_success
   assert_output 2
 }
 
@@ -125,6 +132,7 @@ records() {
   run "${DBA_LAB_ROOT}/playbooks/report" --index "${BATS_TEST_TMPDIR}/reports" "${BATS_TEST_TMPDIR}/reports/demo-lab/routing-refresh"
   assert_success
   run grep -o 'href="[^"]*"' "${BATS_TEST_TMPDIR}/reports/index.html"
+  assert_success
   assert_output $'href="demo-lab/routing-refresh/report.html"\nhref="demo-lab/capped-pubsub/report.html"'
 }
 
@@ -154,10 +162,11 @@ records() {
   # shellcheck disable=SC2034 # read by pb::report_write
   PB_STAGE_NAMES=() PB_STAGE_LABELS=() PB_STAGE_SECONDS=()
   mkdir -p "$PB_REPORT_DIR"
-  pb::verdict --claim "c" --expected "e" --observed "o" --result REPRODUCED
+  pb::measure m 1
   run pb::report_write "done"
   assert_success
   run grep -o 'href="[^"]*"' "${PB_ROOT}/reports/index.html"
+  assert_success
   assert_output 'href="unit-lab/20260101T000000Z/report.html"'
 }
 
@@ -180,6 +189,7 @@ records() {
   PB_SERVER_INFO='{"version":"7.0.42","ferretdb":"v1.24.2","setName":null,"msg":null,"exists":false,"owner":null}'
   pb::_record_environment
   run records 'select(.type == "environment") | .server'
+  assert_success
   assert_output '{"product":"FerretDB","version":"v1.24.2","reportsAs":"7.0.42"}'
 }
 
@@ -191,6 +201,7 @@ records() {
   PB_SERVER_INFO='{"version":"8.0.4","ferretdb":null,"setName":"rs","msg":null,"exists":false,"owner":null}'
   pb::_record_environment
   run records 'select(.type == "environment") | .server'
+  assert_success
   assert_output '{"product":"MongoDB","version":"8.0.4","reportsAs":"8.0.4"}'
 }
 
@@ -203,6 +214,7 @@ records() {
   pb::mongosh_stage --nodb "${BATS_TEST_TMPDIR}/source.js"
   pb::_results_json "done" >"${BATS_TEST_TMPDIR}/results.json"
   run jq -c '[.tables.article.source, .tables.article.rows[0].version, .tables.mine.rows[0].version]' "${BATS_TEST_TMPDIR}/results.json"
+  assert_success
   assert_output '[{"kind":"article","setup":"MongoDB 3.0.1, a laptop"},"","8.0.4"]'
 }
 
@@ -210,13 +222,25 @@ records() {
   load_framework
   pb::mongosh_stage --nodb "${DBA_LAB_ROOT}/tests/fixtures/playbooks/stage-records.js" runs=3 label=x
   run records 'select(.type == "measure") | [.key, .value]'
+  assert_success
   assert_output $'["cursorId","8620417026431980160"]\n["small",42]\n["ratio",2.5]\n["when","2022-02-15T12:13:25.000Z"]'
   run records 'select(.type == "row") | .row // .values'
+  assert_success
   assert_output $'{"run":"A","event":1,"seconds":12.5}\n["B",1,2]'
   run records 'select(.type == "note") | .text'
+  assert_success
   assert_output '"params: {\"runs\":3,\"label\":\"x\"}"'
-  run records 'select(.type == "verdict") | [.verdict, .reason]'
-  assert_output $'["REPRODUCED",""]\n["NOT APPLICABLE","standalone target"]'
+}
+
+@test "a stage cannot write a verdict: verdicts come from the checker only" {
+  load_framework
+  printf '%s\n' "stage.verdict({ claim: 'c', holds: true });" >"${BATS_TEST_TMPDIR}/verdict.js"
+  set -o pipefail  # as in every playbook: the runner pipes the output through tee
+  run pb::mongosh_stage --nodb "${BATS_TEST_TMPDIR}/verdict.js"
+  assert_failure
+  run records 'select(.type == "verdict")'
+  assert_success
+  assert_output ''
 }
 
 @test "rows from JavaScript objects land in the declared column order" {
@@ -224,6 +248,7 @@ records() {
   pb::mongosh_stage --nodb "${DBA_LAB_ROOT}/tests/fixtures/playbooks/stage-records.js"
   pb::_results_json "done" >"${BATS_TEST_TMPDIR}/results.json"
   run jq -c '.tables.timeline | [.columns, (.rows | map(.values))]' "${BATS_TEST_TMPDIR}/results.json"
+  assert_success
   assert_output '[["run","event","seconds"],[["A",1,12.5],["B",1,2]]]'
 }
 
@@ -235,52 +260,108 @@ records() {
   pb::measure d "12 ms"
   pb::measure e -3e2
   run records 'select(.type == "measure") | .value'
+  assert_success
   assert_output $'12\n1.5\n"8620417026431980160"\n"12 ms"\n-300'
 }
 
-@test "verdict --test: true is REPRODUCED, false is NOT REPRODUCED" {
-  load_framework
-  pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "6.2x" --test "6.2 >= 5"
-  pb::verdict --claim "C arrives together" --expected "< 0.5 s apart" --observed "3.1 s" --test "3.1 < 0.5"
-  run records 'select(.type == "verdict") | [.claim, .verdict, .expected, .observed]'
-  assert_output $'["B is 5x sooner","REPRODUCED",">= 5x","6.2x"]\n["C arrives together","NOT REPRODUCED","< 0.5 s apart","3.1 s"]'
+# A checker file in the test's temporary scenario folder.
+write_checker() {
+  PB_SCENARIO="${BATS_TEST_TMPDIR}/scenario"
+  mkdir -p "$PB_SCENARIO"
+  cat >"${PB_SCENARIO}/checker.js"
 }
 
-@test "verdict --result NOT_APPLICABLE needs a reason" {
+@test "pb::check appends one verdict record per verdict the checker returns" {
   load_framework
-  run pb::verdict --claim "restart loses data" --result NOT_APPLICABLE
-  assert_failure
-  assert_output --partial "pb::verdict 'restart loses data': NOT APPLICABLE needs --reason"
-  pb::verdict --claim "restart loses data" --result NOT_APPLICABLE --reason "--uri target: not restarted"
-  run records 'select(.type == "verdict") | [.verdict, .reason]'
-  assert_output '["NOT APPLICABLE","--uri target: not restarted"]'
+  write_checker <<'JS'
+const claims = [{ id: 'ratio', claim: 'B is 5x sooner', expected: '>= 5x' },
+                { id: 'restart', claim: 'restart loses data', expected: 'documents gone' }];
+module.exports = { claims, check: (r) => [
+  { id: 'ratio', observed: `${r.measurements[0].value}x`, result: r.measurements[0].value >= 5 ? 'REPRODUCED' : 'NOT_REPRODUCED', version: '8.0.4' },
+  { id: 'restart', observed: 'not restarted', result: 'NOT_APPLICABLE', why: '--uri target', version: 'all' },
+] };
+JS
+  pb::measure ratio 6.2 x
+  run pb::check
+  assert_success
+  assert_output --partial 'REPRODUCED: B is 5x sooner [8.0.4] (expected >= 5x, observed 6.2x)'
+  run records 'select(.type == "verdict") | [.id, .claim, .verdict, .expected, .observed, .reason, .version]'
+  assert_success
+  assert_output $'["ratio","B is 5x sooner","REPRODUCED",">= 5x","6.2x","","8.0.4"]\n["restart","restart loses data","NOT APPLICABLE","documents gone","not restarted","--uri target","all"]'
 }
 
-@test "verdict --test refuses anything but numbers and comparisons (a missing measurement)" {
+@test "pb::check gives the checker the measurements, tables, versions and params of results.json" {
   load_framework
-  run pb::verdict --claim x --test " >= 5"
-  assert_failure
-  run pb::verdict --claim x --test "ratio >= 5"
-  assert_failure
-  assert_output --partial "--test must compare numbers, got 'ratio >= 5' (a measurement missing?)"
+  # shellcheck disable=SC2034 # read by pb::check
+  PB_SCALE_NAME=small
+  # shellcheck disable=SC2034 # read by pb::check
+  PB_SCALE["docs"]=10
+  pb::option --load-seconds LOAD_SECONDS int 0 "seconds"
+  # shellcheck disable=SC2034 # read by pb::check
+  LOAD_SECONDS=30
+  write_checker <<'JS'
+const claims = [{ id: 'shape', claim: 'the input has the results shape', expected: 'all four parts' }];
+module.exports = { claims, check: (r) => [{ id: 'shape', result: 'REPRODUCED', version: 'all', observed: JSON.stringify(r) }] };
+JS
+  pb::record_version 8.0 8.0.4 /bin 8.0.4
+  # shellcheck disable=SC2034 # read by pb::measure and pb::row
+  PB_VERSION=8.0.4
+  pb::measure bytes 120 B
+  pb::table sizes "Sizes" step docs
+  pb::row sizes written 10
+  pb::check
+  run records 'select(.type == "verdict") | .observed | fromjson'
+  assert_success
+  assert_output '{"measurements":[{"version":"8.0.4","key":"bytes","value":120,"unit":"B"}],"tables":{"sizes":{"rows":[{"version":"8.0.4","values":["written",10]}],"title":"Sizes","columns":["step","docs"]}},"params":{"scale":"small","docs":10,"load-seconds":30},"versions":[{"requested":"8.0","resolved":"8.0.4","server":"8.0.4"}]}'
 }
 
-@test "verdict refuses an unknown result and --test with --result" {
+@test "a checker that throws fails the report stage with one line naming the checker" {
   load_framework
-  run pb::verdict --claim x --result MAYBE
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'a', claim: 'c', expected: 'e' }], check() { throw new Error('no measurement bytes'); } };
+JS
+  run pb::check
   assert_failure
-  assert_output --partial "--result must be REPRODUCED, NOT_REPRODUCED or NOT_APPLICABLE, got 'MAYBE'"
-  run pb::verdict --claim x --result REPRODUCED --test "1 > 0"
+  assert_output --partial "checker ${BATS_TEST_TMPDIR}/scenario/checker.js: check() threw: no measurement bytes"
+  run records 'select(.type == "verdict")'
+  assert_success
+  assert_output ''
+}
+
+@test "a malformed verdict fails the report stage and records nothing" {
+  load_framework
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'a', claim: 'c', expected: 'e' }],
+  check: () => [{ id: 'a', observed: '1', result: 'REPRODUCED', version: 'all' }, { id: 'a', observed: '2', result: 'MAYBE', version: 'all' }] };
+JS
+  run pb::check
   assert_failure
-  assert_output --partial 'give --test or --result, not both'
+  assert_output --partial "checker.js: verdict 2 (a): result must be REPRODUCED, NOT_REPRODUCED, NOT_APPLICABLE, got 'MAYBE'"
+  run records 'select(.type == "verdict")'
+  assert_success
+  assert_output ''
+}
+
+@test "a scenario without checker.js is a playbook bug" {
+  load_framework
+  PB_SCENARIO="${BATS_TEST_TMPDIR}/nowhere"
+  run pb::check
+  assert_failure
+  assert_output --partial 'playbook bug: no checker'
 }
 
 @test "verdicts with a | in their text keep the markdown table intact" {
   run "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
   load_framework
-  pb::verdict --claim "a | b" --expected "x" --observed "y" --result REPRODUCED
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'a', claim: 'a | b', expected: 'x' }], check: () => [{ id: 'a', observed: 'y', result: 'REPRODUCED', version: 'all' }] };
+JS
+  pb::check
   run jq -s '{verdicts: map(select(.type == "verdict"))}' "$PB_RECORDS"
+  assert_success
   run jq -r 'def cell: tostring | gsub("\\|"; "\\|"); .verdicts[0].claim | cell' <<<"$output"
+  assert_success
   assert_output 'a \| b'
 }
 
@@ -290,19 +371,25 @@ records() {
   gzip -k "${BATS_TEST_TMPDIR}/mongod.log"
   pb::excerpt refresh "${BATS_TEST_TMPDIR}/mongod.log.gz" --grep SH_REFR --max 2 --note "refreshes"
   run cat "${PB_WORK}/logs/refresh"
+  assert_success
   assert_output $'SH_REFR x\nSH_REFR y'
   run records 'select(.type == "excerpt") | [.name, .lines, .file, .note]'
+  assert_success
   assert_output '["refresh",2,"logs/refresh","refreshes"]'
 }
 
-@test "in a dry run a verdict is listed as to be checked, never decided from missing numbers" {
+@test "in a dry run pb::check lists the claims to be checked and decides nothing" {
   load_framework
-  # shellcheck disable=SC2034 # read by pb::verdict
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'ratio', claim: 'B is 5x sooner', expected: '>= 5x' }], check() { throw new Error('never called'); } };
+JS
+  # shellcheck disable=SC2034 # read by pb::check
   PB_DRY_RUN=1
-  run pb::verdict --claim "B is 5x sooner" --expected ">= 5x" --observed "" --test " >= 5"
+  run pb::check
   assert_success
-  assert_output --partial 'verdict to check: B is 5x sooner (expected >= 5x)'
+  assert_output --partial 'to be checked: B is 5x sooner (expected >= 5x)'
   run records 'select(.type == "verdict")'
+  assert_success
   assert_output ''
 }
 
@@ -317,13 +404,12 @@ records() {
   assert_success
 }
 
-@test "pb::cpu_seconds reads a process's CPU time" {
+@test "a stage parameter that is not KEY=VALUE stops the run itself, not only a subshell" {
   load_framework
-  sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; sleep 30' &
-  local pid=$! _
-  for _ in $(seq 100); do [[ "$(ps -o args= -p "$pid")" == sleep* ]] && break; sleep 0.1; done
-  run pb::cpu_seconds "$pid"
-  kill "$pid"
-  assert_success
-  assert_output --regexp '^[0-9]+\.[0-9]{2}$'
+  # shellcheck disable=SC2034 # read by pb::mongosh_stage
+  PB_CONN_URI=mongodb://localhost:1/
+  run pb::mongosh_stage "${DBA_LAB_ROOT}/tests/fixtures/playbooks/demo-lab/run.js" docs=1 junk
+  assert_failure
+  assert_output --partial "pb::mongosh_stage ${DBA_LAB_ROOT}/tests/fixtures/playbooks/demo-lab/run.js: stage parameter 'junk' is not KEY=VALUE"
+  refute_output --partial '$ mongosh'
 }

@@ -46,6 +46,20 @@ load_framework() {
   PB_T0=$SECONDS
 }
 
+# load_playbook NAME: load_framework, then playbooks/NAME.sh sourced (its
+# guard keeps pb::main from running) with its options at their defaults and
+# its scale loaded: ready for unit calls of its scenario:: functions and pb::check.
+load_playbook() {
+  load_framework
+  # shellcheck source=/dev/null
+  source "${DBA_LAB_ROOT}/playbooks/$1.sh"
+  PB_FD=1
+  pb::scenario_init
+  pb::_declare_common_options
+  pb::parse_args
+  pb::_load_scale
+}
+
 # The scripted fake m (tests/fixtures/fake-m) first on PATH, m's prefix in the
 # test's temporary folder; fake_m_installed lists versions it "has".
 use_fake_m() {

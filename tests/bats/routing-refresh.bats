@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # playbooks/routing-refresh.sh: the --dry-run plan (topology flags as mtools
 # 1.7.2's mlaunch.py defines them, the sweep, the chunk-creation method and
-# enableTestCommands per version), option errors, and the numbers behind the
-# report (lib/scenarios/routing-refresh/*.js) on recorded durations: the seed
-# article's own table and real 4.2 log lines. No server runs here.
+# enableTestCommands per version), option errors, and the analyze stage
+# (measure.js in mongosh) with the checker through pb::check on real 4.2 log
+# lines. No server runs here. The pure JS (model.js, chunk-plan.js,
+# refresh-plan.js, checker.js) is tested in tests/unit/routing-refresh-*.test.js.
 
 bats_require_minimum_version 1.5.0
 
@@ -24,7 +25,7 @@ dry() {
 
 # node with the scenario's modules: S = refresh-stats.js, P = chunk-plan.js.
 js() {
-  node -e "const S = require('${RR_JS}/refresh-stats.js'); const P = require('${RR_JS}/chunk-plan.js');
+  node -e "const S = require('${RR_JS}/model.js'); const P = require('${RR_JS}/chunk-plan.js');
     const fs = require('fs'); const fix = (f) => JSON.parse(fs.readFileSync('${RR_FIX}/' + f, 'utf8'));
     console.log(JSON.stringify($1))"
 }
@@ -35,6 +36,7 @@ js() {
   run dry --port 30100
   assert_success
   run plan_lines <<<"$output"
+  assert_success
   assert_line "\$ mlaunch init --sharded 2 --replicaset --nodes 1 --config 1 --mongos 1 --port 30100 --dir ${WORKDIR}/data/7.0.12 --binarypath ROOT/tests/fixtures/fake-server/bin --setParameter enableTestCommands=1"
 }
 
@@ -51,6 +53,7 @@ js() {
   run dry --port 30200
   assert_success
   run plan_lines <<<"$output"
+  assert_success
   # preflight runs both binaries first (a sharded run needs mongos to start too)
   assert_equal "${lines[0]}" "\$ ROOT/tests/fixtures/fake-server/bin/mongod --version"
   assert_equal "${lines[1]}" "\$ ROOT/tests/fixtures/fake-server/bin/mongos --version"
@@ -59,7 +62,7 @@ js() {
   assert_regex "${lines[7]}" "^\\\$ mongosh mongodb://localhost:30200/ .*\"params\":\\{\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/prepare.js$"
   assert_regex "${lines[8]}" "\"params\":\\{\"counts\":\"1000,10000,50000\",\"methods\":\"1000:reshard 10000:reshard 50000:reshard\",\"reps\":3,\"presetMax\":150000,\"testCommands\":1,\"mongos\":\"localhost:30200\"\\}.* ROOT/playbooks/lib/scenarios/routing-refresh/run.js$"
   assert_regex "${lines[9]}" "^\\\$ ROOT/playbooks/analyze refresh --json "
-  assert_regex "${lines[10]}" "^\\\$ mongosh --nodb .* ROOT/playbooks/lib/scenarios/routing-refresh/report.js$"
+  assert_regex "${lines[10]}" "^\\\$ mongosh --nodb .* ROOT/playbooks/lib/scenarios/routing-refresh/measure.js$"
   assert_line --partial "\"name\":\"reshardingMinimumOperationDurationMillis\",\"json\":\"<value before the run>\",\"restore\":1"
 }
 
@@ -69,6 +72,7 @@ js() {
   assert_output --partial "methods: 1000:hashed, 10000:hashed, 50000:split"
   assert_output --partial "enableTestCommands: no (not needed by these methods)"
   run plan_lines <<<"$output"
+  assert_success
   assert_line "\$ mlaunch init --sharded 2 --replicaset --nodes 1 --config 1 --mongos 1 --port 30300 --dir ${WORKDIR}/data/4.4.29 --binarypath ROOT/tests/fixtures/fake-server/bin"
   refute_line --partial "reshardingMinimumOperationDurationMillis"
 }
@@ -106,6 +110,7 @@ js() {
   assert_success
   assert_output --partial "methods: 1000:split, 10000:split, 50000:split"
   run plan_lines <<<"$output"
+  assert_success
   assert_line "\$ mlaunch init --sharded 2 --replicaset --nodes 1 --config 1 --mongos 1 --port 30400 --dir ${WORKDIR}/data/7.0.12 --binarypath ROOT/tests/fixtures/fake-server/bin"
   refute_line --partial "resharding"
 }
@@ -114,6 +119,7 @@ js() {
   run dry --shards 3 --nodes 2 --config-servers 3 --mongos 2 --port 30500
   assert_success
   run plan_lines <<<"$output"
+  assert_success
   assert_line --partial "\$ mlaunch init --sharded 3 --replicaset --nodes 2 --config 3 --mongos 2 --port 30500 "
   # mongos 30500-30501, shards 30502-30507, config servers 30508-30510.
   assert_line --partial "mongosh 'mongodb://localhost:30508,localhost:30509,localhost:30510/?replicaSet=configRepl'"
@@ -126,6 +132,7 @@ js() {
   run "$RR" --dry-run --mongodb-version 4.4.29,8.0.4 --dir "${WORKDIR}/data" --port 30600
   assert_success
   run grep -E '^\$ mlaunch init' <<<"$output"
+  assert_success
   assert_output "\$ mlaunch init --sharded 2 --replicaset --nodes 1 --config 1 --mongos 1 --port 30600 --dir ${WORKDIR}/data/4.4.29 --binarypath ${M_PREFIX}/m/versions/4.4.29/bin
 \$ mlaunch init --sharded 2 --replicaset --nodes 1 --config 1 --mongos 1 --port 30600 --dir ${WORKDIR}/data/8.0.4 --binarypath ${M_PREFIX}/m/versions/8.0.4/bin --setParameter enableTestCommands=1"
 }
@@ -144,10 +151,13 @@ js() {
 @test "option error: --chunks must be ascending whole numbers" {
   run --separate-stderr "$RR" --dry-run --chunks 1000,500
   assert_failure 2
-  assert_equal "$stderr" "routing-refresh: --chunks must be ascending without repeats, got 1000,500 (see --help)"
+  assert_equal "$stderr" "routing-refresh: --chunks must list each number once, in ascending order, got '1000,500' (see --help)"
   run --separate-stderr "$RR" --dry-run --chunks 1k,2k
   assert_failure 2
-  assert_equal "$stderr" "routing-refresh: --chunks expects whole numbers such as 1000,10000,50000, got '1k' (see --help)"
+  assert_equal "$stderr" "routing-refresh: --chunks expects whole numbers separated by commas such as 1,10,40, got '1k,2k' (see --help)"
+  run --separate-stderr "$RR" --dry-run --chunks 5,1000
+  assert_failure 2
+  assert_equal "$stderr" "routing-refresh: --chunks: 5 is not between 10 and 10000000 (see --help)"
 }
 
 @test "option error: reshard needs 5.0, hashed needs a version before 7.2 and at most 8192 chunks per shard" {
@@ -180,11 +190,6 @@ js() {
 
 # --- chunk boundaries --------------------------------------------------------------
 
-@test "chunk plan: N chunks have N-1 ascending boundaries; presets go MinKey to MaxKey on alternating shards" {
-  run js "[P.grid(4), P.grid(1000).length, P.shardStarts(2), P.presetChunks(3, ['a', 'b'], {minKey: 'MIN', maxKey: 'MAX'})]"
-  assert_output '[[274877906944,549755813888,824633720832],999,[0,549755813888],[{"min":{"k":"MIN"},"max":{"k":366503875925},"recipientShardId":"a"},{"min":{"k":366503875925},"max":{"k":733007751850},"recipientShardId":"b"},{"min":{"k":733007751850},"max":{"k":"MAX"},"recipientShardId":"a"}]]'
-}
-
 @test "chunk plan: a 150000-chunk reshardCollection command fits in 16 MB of BSON" {
   run mongosh --nodb --quiet --norc --eval "
     const P = require('${RR_JS}/chunk-plan.js');
@@ -195,100 +200,39 @@ js() {
   assert_output --regexp '^fits 1[0-9]{7}$'
 }
 
-# --- fits and verdicts on recorded durations ---------------------------------------
+# --- the analyze stage and the checker on recorded log lines -----------------------
 
-@test "article table: 5.0, measured at 2M and 5M chunks, grows with chunk count (+5.633 ms per 10k)" {
-  run js "(() => { const t = fix('article-table.json').rows.filter((r) => r[0] === '5.0');
-    return S.classify(t.map((r) => r[2] * 1e6), t.map((r) => r[3])); })()"
-  assert_output '{"slopeMsPer10k":5.633,"interceptMs":-216.7,"r2":1,"changeMs":1690,"points":2,"conclusion":"grows with chunk count"}'
-}
-
-@test "article table: the claim is REPRODUCED per version where two counts exist, NOT APPLICABLE where one" {
-  run js "(() => { const rows = fix('article-table.json').rows; const out = {};
-    for (const v of [...new Set(rows.map((r) => r[0]))]) {
-      const summary = rows.filter((r) => r[0] === v).map((r) => ({chunks: r[2] * 1e6, node: 'mongos', kind: 'incremental', medianMs: r[3]}));
-      out[v] = S.verdicts(S.fits(summary), {grouping: false}).map((x) => [x.holds, x.conclusion]);
-    }
-    return out; })()"
-  assert_output '{"3.6":[[null,"not enough chunk counts"],[null,"not enough chunk counts"]],"4.0":[[null,"not enough chunk counts"],[null,"not enough chunk counts"]],"4.2":[[null,"not enough chunk counts"],[null,"not enough chunk counts"]],"5.0":[[true,"grows with chunk count"],[null,"grows with chunk count"]]}'
-}
-
-@test "article table: its versions pooled also rise, but too unevenly to call linear (r2 0.743)" {
-  run js "(() => { const t = fix('article-table.json').rows; return S.classify(t.map((r) => r[2] * 1e6), t.map((r) => r[3])); })()"
-  assert_output '{"slopeMsPer10k":7.139,"interceptMs":10.2,"r2":0.743,"changeMs":3391,"points":5,"conclusion":"irregular"}'
-}
-
-@test "article table: after the optimisation (2 ms at every size) an incremental refresh is near-constant" {
-  run js "(() => { const t = fix('article-table.json').rows.filter((r) => r[0] === '5.0');
-    const summary = t.map((r) => ({chunks: r[2] * 1e6, node: 'mongos', kind: 'incremental', medianMs: r[4]}));
-    return S.verdicts(S.fits(summary), {grouping: true}).map((x) => [x.holds, x.conclusion, x.observed]); })()"
-  assert_output '[[false,"near-constant","+0 ms per 10k chunks (r² 1, 0 ms over the range, 2 counts): near-constant"],[true,"near-constant","+0 ms per 10k chunks (r² 1, 0 ms over the range, 2 counts): near-constant"]]'
-}
-
-@test "verdicts: without chunk grouping the near-constant claim is NOT APPLICABLE, with the reason" {
-  run js "S.verdicts(S.fits([{chunks: 1000, node: 'shard', kind: 'incremental', medianMs: 3}, {chunks: 50000, node: 'shard', kind: 'incremental', medianMs: 40}]), {grouping: false})[1]"
-  assert_output --partial '"holds":null,"reason":"this version has no chunk grouping (routingTableCacheChunkBucketSize unknown to the server)"'
-}
-
-@test "log times: JSON, legacy iso8601-local and UTC are placed in time; ctime stamps cannot be" {
-  run js "[S.parseLogTime('2022-10-17T16:15:56.209+08:00'), S.parseLogTime('2022-10-05T04:06:33.340+0800'), S.parseLogTime('2022-10-04T20:06:33.340Z'), S.parseLogTime('Thu Oct 6 11:25:04.878')]"
-  assert_output '[1665994556209,1664913993340,1664913993340,null]'
-}
-
-@test "attribution: real 4.2 mongos lines fall into the phases around them (745 ms, 73 ms, none)" {
-  events="${BATS_TEST_TMPDIR}/events.jsonl"
+@test "analyze stage: phases and log lines in, durations and fits out; pb::check decides from them" {
+  load_playbook routing-refresh
+  # shellcheck disable=SC2034 # read by the framework (the records' version)
+  PB_VERSION=4.2.24
+  pb::record_version 4.2 4.2.24 ""
+  pb::measure chunkGrouping 0
+  local events="${BATS_TEST_TMPDIR}/events.jsonl"
   "${DBA_LAB_ROOT}/playbooks/analyze" refresh --json "${DBA_LAB_ROOT}/tests/fixtures/logs/refresh-4.2-mongos.log" >"$events"
-  run js "(() => { const ev = fs.readFileSync('${events}', 'utf8').split('\n').filter(Boolean).map(JSON.parse)
-      .filter((e) => e.record === 'refresh').map((e) => ({...e, role: 'mongos'}));
-    const ph = fix('phases-4.2-mongos.json').map((p) => ({...p, startMs: Date.parse(p.start), endMs: Date.parse(p.end)}));
-    const a = S.attribute(ph, ev);
-    return [a.map((p) => [p.mongosMs, p.shardMs, p.events]), S.summarize(a)]; })()"
-  assert_output '[[[745,null,1],[73,null,1],[null,null,0]],[{"chunks":1501037,"node":"mongos","kind":"incremental","medianMs":409,"maxMs":745,"firstQueryMs":90,"refreshesLogged":2,"reps":3},{"chunks":1501037,"node":"shard","kind":"incremental","medianMs":null,"maxMs":null,"firstQueryMs":90,"refreshesLogged":0,"reps":3}]]'
-}
-
-@test "report stage: phases and log lines in, durations, fits and computed verdicts out (mongosh --nodb)" {
-  records="${BATS_TEST_TMPDIR}/records.jsonl"
-  events="${BATS_TEST_TMPDIR}/events.jsonl"
-  "${DBA_LAB_ROOT}/playbooks/analyze" refresh --json "${DBA_LAB_ROOT}/tests/fixtures/logs/refresh-4.2-mongos.log" >"$events"
-  {
-    printf '{"type":"measure","version":"4.2.24","key":"chunkGrouping","value":0,"unit":""}\n'
-    # The seed's 4.2 lines at 1.5M chunks, and the same phases said to be at 250k (a second count).
-    jq -c '.[] | {type: "row", table: "phases", version: "4.2.24", row: .}' "${RR_FIX}/phases-4.2-mongos.json"
-  } >"$records"
-  cfg=$(jq -nc --arg root "$DBA_LAB_ROOT" --arg rec "$records" --arg ev "mongos:27100:${events}" \
-    '{root: $root, records: $rec, playbook: "routing-refresh", dbName: "dbalab_routing-refresh", runId: "t", version: "4.2.24", scale: "small", params: {events: $ev}}')
-  run mongosh --nodb --quiet --norc --eval "globalThis.dbaLabStage = ${cfg}; void 0" \
-    "${DBA_LAB_ROOT}/playbooks/lib/js/stage.js" "${RR_JS}/report.js"
+  # The article's 4.2 lines at 1.5M chunks, with the phases written around them.
+  jq -c '.[] | {type: "row", table: "phases", version: "4.2.24", row: .}' "${RR_FIX}/phases-4.2-mongos.json" >>"$PB_RECORDS"
+  run pb::mongosh_stage --nodb "${RR_JS}/measure.js" "events=mongos:27100:${events}"
   assert_success
   assert_line "  9 refresh line(s) in the logs, 3 phase(s) to match"
-  run jq -c 'select(.type == "row" and .table == "durations") | .row | [.series, .chunks, .medianMs, .maxMs, .refreshesLogged]' "$records"
+  run jq -c 'select(.type == "row" and .table == "durations") | .row | [.series, .chunks, .medianMs, .maxMs, .refreshesLogged]' "$PB_RECORDS"
+  assert_success
   assert_line '["4.2.24 mongos incremental",1501037,409,745,2]'
-  run jq -c 'select(.type == "verdict") | [.verdict, .reason]' "$records"
-  assert_line '["NOT APPLICABLE","needs refreshes logged at two chunk counts or more"]'
-  assert_line '["NOT APPLICABLE","this version has no chunk grouping (routingTableCacheChunkBucketSize unknown to the server)"]'
-  run jq -r 'select(.type == "note") | .text' "$records"
+  run jq -r 'select(.type == "note") | .text' "$PB_RECORDS"
+  assert_success
   assert_output --partial "1 of 3 refresh phase(s) had no refresh line of their namespace"
+  run jq -c 'select(.type == "verdict")' "$PB_RECORDS"
+  assert_success
+  assert_output ''
+  run pb::check
+  assert_success
+  run jq -c 'select(.type == "verdict") | [.id, .verdict, .reason]' "$PB_RECORDS"
+  assert_success
+  assert_line '["linear","NOT APPLICABLE","needs refreshes logged at two chunk counts or more"]'
+  assert_line '["near-constant","NOT APPLICABLE","this version has no chunk grouping (routingTableCacheChunkBucketSize unknown to the server)"]'
 }
 
 # --- config.chunks lookups (keyed by uuid from 5.0) ----------------------------
-
-@test "chunk filter: a 5.0+ config.collections entry (with timestamp) selects chunks by uuid" {
-  run js "P.chunkFilter('dbalab_routing-refresh.chunks_1000', {_id: 'dbalab_routing-refresh.chunks_1000', lastmodEpoch: 'e', timestamp: {t: 1700000000, i: 5}, uuid: 'U-50', key: {k: 1}, unique: false})"
-  assert_success
-  assert_output '{"uuid":"U-50"}'
-}
-
-@test "chunk filter: a 4.4 entry (uuid but no timestamp) selects chunks by ns" {
-  run js "P.chunkFilter('dbalab_routing-refresh.chunks_1000', {_id: 'dbalab_routing-refresh.chunks_1000', lastmodEpoch: 'e', dropped: false, uuid: 'U-44', key: {k: 'hashed'}, unique: false})"
-  assert_success
-  assert_output '{"ns":"dbalab_routing-refresh.chunks_1000"}'
-}
-
-@test "chunk filter: a namespace without an entry is an error that names it" {
-  run js "P.chunkFilter('dbalab_routing-refresh.gone', null)"
-  assert_failure
-  assert_output --partial "dbalab_routing-refresh.gone is not in config.collections"
-}
 
 @test "no playbook scans config.chunks by ns to find out how it is keyed" {
   run grep -rnE "getCollection\('chunks'\)\.(findOne|find|countDocuments)\(\{ ?ns ?\}" "${DBA_LAB_ROOT}/playbooks"
@@ -296,12 +240,6 @@ js() {
 }
 
 # --- full refresh: a shard refreshes only when told to --------------------------
-
-@test "full refresh: each shard primary drops its table, then _flushRoutingTableCacheUpdates with syncFromConfig makes it reload" {
-  run node -e "const p = require('${RR_JS}/refresh-plan.js'); console.log(JSON.stringify(p.fullRefresh('d.c').map((s) => [s.on, s.command])))"
-  assert_success
-  assert_output '[["mongos",{"flushRouterConfig":"d.c"}],["shard",{"flushRouterConfig":"d.c"}],["shard",{"_flushRoutingTableCacheUpdates":"d.c","syncFromConfig":true}]]'
-}
 
 @test "plan: the full refresh's commands are shown for each version" {
   use_fake_m
@@ -313,8 +251,3 @@ js() {
   assert_output --partial "on each mongos: db.adminCommand({\"flushRouterConfig\":\"dbalab_routing-refresh.<collection>\"})"
 }
 
-@test "verdicts: shards that refused the full-refresh commands make that series NOT APPLICABLE, with the reason" {
-  run js "S.verdicts(S.fits([{chunks: 1000, node: 'shard', kind: 'full', medianMs: null}, {chunks: 50000, node: 'shard', kind: 'full', medianMs: null}]), {grouping: true, shardFullMeasurable: false}).map((v) => [v.claim, v.holds, v.reason])"
-  assert_success
-  assert_output '[["refresh time grows linearly with the chunk count (shard, full refresh)",null,"not measurable on this version: the shards refused the commands that force their refresh (see the notes)"]]'
-}

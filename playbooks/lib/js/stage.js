@@ -9,7 +9,6 @@
 //                                 figures from elsewhere (the article's own): labelled
 //                                 with their setup in the report, never with this run's version
 //   stage.row(name, {column: value} | [values])
-//   stage.verdict({claim, expected, observed, holds: true|false|null, reason})
 //   stage.note(markdown)          stage.log(message)   stage.progress(label, done, total)
 //   stage.setParameter(name, value)   returns the old value; restored at cleanup
 //   stage.now()                   milliseconds (fractional, monotonic)
@@ -113,17 +112,6 @@
     },
     note(text) {
       write({ type: 'note', version: cfg.version, stage: cfg.stage || '', text: String(text) });
-    },
-    verdict({ claim, expected = '', observed = '', holds, reason = '' }) {
-      if (!claim) fail('verdict', 'claim is required');
-      let verdict;
-      if (holds === true) verdict = 'REPRODUCED';
-      else if (holds === false) verdict = 'NOT REPRODUCED';
-      else if (reason) verdict = 'NOT APPLICABLE';
-      else fail('verdict', `'${claim}': holds must be true or false, or give a reason for NOT APPLICABLE`);
-      write({ type: 'verdict', claim, expected: String(expected), observed: String(observed), verdict, reason, version: cfg.version, test: '' });
-      print(`  ${verdict}: ${claim} (expected ${expected}, observed ${observed}${reason ? `; ${reason}` : ''})`);
-      return verdict;
     },
     hello(target) {
       if (target === undefined && typeof db === 'undefined') fail('hello', 'no connection');

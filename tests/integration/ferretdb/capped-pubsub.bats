@@ -2,15 +2,14 @@
 # playbooks/capped-pubsub.sh --uri against a real wire-protocol server
 # (FerretDB, DBA_LAB_TEST_URI) at a tiny size: it finishes, every subscriber
 # gets every message, and the report is complete. One run, several checks.
-# --compare none: FerretDB has no change streams, and preflight refuses the
-# change stream comparison on a target without them.
+# --compare none: FerretDB is a standalone, without change streams.
 
 setup_file() {
   REPORT="${BATS_FILE_TMPDIR}/report"
   export REPORT
   local rc=0
-  "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --uri "$DBA_LAB_TEST_URI" --subscribers 1,3 --publishers 1 --compare none \
-    --rate 10 --seconds 2 --drain-seconds 5 --report-dir "$REPORT" --yes >"${BATS_FILE_TMPDIR}/out" 2>&1 || rc=$?
+  "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --uri "$DBA_LAB_TEST_URI" --subscribers 1,3 --publishers 1 \
+    --rate 10 --seconds 2 --drain-seconds 5 --compare none --report-dir "$REPORT" --yes >"${BATS_FILE_TMPDIR}/out" 2>&1 || rc=$?
   printf '%s\n' "$rc" >"${BATS_FILE_TMPDIR}/rc"
 }
 
@@ -20,8 +19,10 @@ setup() {
 
 @test "the playbook finishes against the server (exit 0, status done)" {
   run cat "${BATS_FILE_TMPDIR}/rc"
+  assert_success
   assert_output 0
   run jq -r '.status' "${REPORT}/results.json"
+  assert_success
   assert_output "done"
 }
 
@@ -32,20 +33,25 @@ setup() {
   assert_line --regexp $'^capped\t1\t20\t20\t0\t0\t'
   assert_line --regexp $'^capped\t3\t60\t60\t0\t0\t'
   run jq -r '.verdicts[] | select(.claim == "every subscriber receives every published message") | .verdict' "${REPORT}/results.json"
+  assert_success
   assert_output REPRODUCED
 }
 
 @test "publish latency in the article's columns for each point, from real inserts" {
   run jq -r '.tables["publish-latency"].rows | map(.values[2]) | join(",")' "${REPORT}/results.json"
+  assert_success
   assert_output "20,20"
   run jq -r '.tables["publish-latency"].rows[0].values | .[6:13] | map(type) | unique | join(",")' "${REPORT}/results.json"
+  assert_success
   assert_output number
   run grep -c '^| [^|]* | 99 percentile | [0-9.]* milliseconds |$' "${REPORT}/report.md"
+  assert_success
   assert_output 2
 }
 
 @test "every claim has a verdict; the restart claim is NOT APPLICABLE with --uri, growth is measured" {
   run jq -r '.verdicts[] | "\(.verdict): \(.claim)"' "${REPORT}/results.json"
+  assert_success
   assert_line "NOT APPLICABLE: capped collections are in-memory only: their documents are gone after a restart"
   assert_line --regexp '^(REPRODUCED|NOT REPRODUCED): documents in a capped collection cannot grow$'
   assert_line "NOT APPLICABLE: capped collections cannot be sharded"
@@ -53,16 +59,25 @@ setup() {
   assert_line --regexp '^(REPRODUCED|NOT REPRODUCED|NOT APPLICABLE): more tailing cursors raise server CPU markedly'
 }
 
+@test "the checker decided every claim, in its order, for the server's version" {
+  run jq -r '[.verdicts[] | "\(.id)@\(.version)"] | join(" ")' "${REPORT}/results.json"
+  assert_success
+  assert_output --regexp '^grow@([0-9.]+) shard@\1 replicate@\1 restart@\1 cpu@\1 delivery@\1 rate@\1$'
+}
+
 @test "the report directory holds report.md, a CSV per table and the raw results" {
   [[ -s "${REPORT}/report.md" && -s "${REPORT}/delivery.csv" && -s "${REPORT}/publish-latency.csv" && -s "${REPORT}/cpu.csv" ]]
   run jq -r '.published' "${REPORT}"/raw/*/capped-3.json
+  assert_success
   assert_output 20
   # The server runs on this machine: its serverStatus pid leads to /proc.
   run jq -r '"\(.cpu.source) \(.cpu.seconds | type)"' "${REPORT}"/raw/*/capped-3.json
+  assert_success
   assert_output "proc (serverStatus pid) number"
 }
 
 @test "the run dropped the database it created" {
   run mongosh "$DBA_LAB_TEST_URI" --quiet --norc --eval 'print(db.adminCommand({listDatabases: 1, nameOnly: true}).databases.some((d) => d.name === "dbalab_capped-pubsub"))'
+  assert_success
   assert_output false
 }

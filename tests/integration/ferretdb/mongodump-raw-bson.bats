@@ -27,8 +27,10 @@ METHODS=(mongodump-dir mongodump-archive driver-raw driver-decoded mongosh-toArr
 
 @test "the playbook finishes with status done" {
   run cat "${BATS_FILE_TMPDIR}/out"
+  assert_success
   refute_output --partial 'exit '
   run jq -r .status "$RESULTS"
+  assert_success
   assert_output "done"
 }
 
@@ -36,20 +38,24 @@ METHODS=(mongodump-dir mongodump-archive driver-raw driver-decoded mongosh-toArr
   local expected m
   expected=$(for s in tiny nested; do for m in "${METHODS[@]}"; do printf '%s %s\n' "$s" "$m"; done; done)
   run jq -r '.tables.timing as $t | ($t.columns | index("shape")) as $s | ($t.columns | index("method")) as $m | $t.rows[] | "\(.values[$s]) \(.values[$m])"' "$RESULTS"
+  assert_success
   assert_output "$expected"
 }
 
 @test "every method ran cleanly: status ok, one run, a positive wall time" {
   run jq -r '.tables.timing as $t | $t.rows[] | [$t.columns, .values] | transpose | map({(.[0]): .[1]}) | add
     | select(.status != "ok" or .runs != 1 or (.wall_s | type) != "number" or .wall_s <= 0) | "\(.shape) \(.method) \(.status)"' "$RESULTS"
+  assert_success
   assert_output ''
 }
 
 @test "the clients that count documents saw every seeded one" {
   run jq -r '[.measurements[] | select(.key == "tiny.docs" or .key == "nested.docs") | .value] | join(" ")' "$RESULTS"
+  assert_success
   assert_output "1000 2"
   run jq -r '.tables.timing as $t | $t.rows[] | [$t.columns, .values] | transpose | map({(.[0]): .[1]}) | add
     | select(.docs_seen != null) | "\(.shape) \(.method) \(.docs_seen)"' "$RESULTS"
+  assert_success
   assert_output "tiny driver-raw 1000
 tiny driver-decoded 1000
 tiny mongosh-toArray 1000
@@ -62,27 +68,37 @@ nested driver-insertMany 2"
 
 @test "the report holds the verdicts, each computed (reproduced or not)" {
   run jq -r '.verdicts | length' "$RESULTS"
+  assert_success
   assert_output 7
+  run jq -r '[.verdicts[] | .id] | join(" ")' "$RESULTS"
+  assert_success
+  assert_output "decoding raw restore decoding raw restore shape"
   run jq -r '.verdicts[] | select(.verdict != "REPRODUCED" and .verdict != "NOT REPRODUCED") | .claim' "$RESULTS"
+  assert_success
   assert_output ''
   run grep -c '^| \[tiny\] ' "${REPORT}/report.md"
+  assert_success
   assert_output 3
 }
 
 @test "the report files are there: report.md, timing.csv with a header and 22 rows" {
   [[ -s "${REPORT}/report.md" ]]
   run head -n 1 "${REPORT}/timing.csv"
+  assert_success
   assert_output '"version","n","shape","side","method","runs","wall_s","in_process_s","user_s","sys_s","cpu_pct_of_wall","server_cpu_s","docs_per_s","mb_per_s","peak_rss_mb","x_mongodump","docs_seen","status"'
   run wc -l <"${REPORT}/timing.csv"
+  assert_success
   assert_output 23
 }
 
 @test "the tools' versions are recorded in the environment" {
   run jq -r '.environment.tools | [.mongodump, .mongorestore, .mongoexport] | map(test("^100\\.")) | all' "$RESULTS"
+  assert_success
   assert_output true
 }
 
 @test "the run dropped its database on the server" {
   run mongosh "$DBA_LAB_TEST_URI" --quiet --norc --eval "db.adminCommand({listDatabases: 1, nameOnly: true}).databases.some((d) => d.name === '${DB}')"
+  assert_success
   assert_output false
 }

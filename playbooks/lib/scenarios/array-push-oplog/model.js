@@ -1,7 +1,7 @@
 'use strict';
-// array-push-oplog: the update patterns and the arithmetic behind the verdicts.
-// Plain Node (CommonJS), no server: the stage files require it inside mongosh,
-// the bats tests run it from node on recorded sizes.
+// array-push-oplog: the update patterns, the curve classification and the
+// device-hour arithmetic. Plain Node (CommonJS), no server: the stage files
+// require it inside mongosh, the checker and tests/unit from node.
 
 const path = require('path');
 const stats = require(path.resolve(__dirname, '../../js/stats.js'));
@@ -120,54 +120,6 @@ function curveText(points, kind) {
   return `${kind}: ${fmtBytes(a.bytes)} at ${a.length} readings, ${fmtBytes(b.bytes)} at ${b.length}`;
 }
 
-// The verdicts of one version, from its measured curves.
-//   curves: {pattern: [{length, bytes}]}
-//   fix:    {insertBytes, compactionInsertBytes, compactionDeleteBytes} or null
-// Returns [{claim, expected, observed, holds, reason}] (holds null: NOT APPLICABLE).
-function verdicts(curves, fix) {
-  const out = [];
-  const kinds = {};
-  for (const [name, points] of Object.entries(curves)) kinds[name] = classify(points).kind;
-
-  const wholeArrayClaim = (name, claim, expected) => {
-    if (!curves[name]) {
-      out.push({ claim, expected, observed: 'not measured', holds: null, reason: `pattern ${name} was not selected (--patterns)` });
-      return;
-    }
-    const kind = kinds[name];
-    const observed = curveText(curves[name], kind);
-    if (kind === 'irregular') {
-      out.push({ claim, expected, observed, holds: null, reason: 'the sizes neither stay flat nor grow in line with the array; see the curve table' });
-    } else {
-      out.push({ claim, expected, observed, holds: kind === 'linear' });
-    }
-  };
-  wholeArrayClaim('push', 'a plain $push replicates the whole array',
-    'NOT REPRODUCED on >= 2.6: flat (logged positionally)');
-  wholeArrayClaim('push-slice', '$push with $each + $slice (keep the last N) replicates the whole array',
-    'REPRODUCED: bytes grow linearly with the array');
-
-  const claim = 'the per-second fix cuts replicated bytes by two orders of magnitude vs the whole-array pattern';
-  const expected = '>= 100x per device-hour (article: 1800x blow-up, 440x less after the fix)';
-  const whole = Object.keys(curves)
-    .filter((n) => kinds[n] === 'linear' && PATTERNS.find((p) => p.name === n && p.append))
-    .map((n) => ({ name: n, bytes: hourBytes(curves[n]) }))
-    .sort((a, b) => b.bytes - a.bytes)[0];
-  if (!fix) {
-    out.push({ claim, expected, observed: 'fix not measured', holds: null, reason: 'pattern per-second was not selected (--patterns)' });
-  } else if (!whole) {
-    out.push({ claim, expected, observed: 'no append pattern grew with the array', holds: null,
-      reason: 'no measured append pattern replicated the whole array on this version' });
-  } else {
-    const fixBytes = fixHourBytes(fix);
-    const ratio = whole.bytes / fixBytes;
-    out.push({ claim, expected,
-      observed: `${ratio.toFixed(1)}x (${whole.name}: ${fmtBytes(whole.bytes)} vs per-second: ${fmtBytes(fixBytes)} per device-hour)`,
-      holds: ratio >= 100, ratio, wholeArrayPattern: whole.name });
-  }
-  return out;
-}
-
 // Hour totals of every measured pattern, the fix's included, and the
 // worst/best of the ways to ingest a reading (the load runs those two).
 // Capped arrays (push-slice) are left out of the load: their cost depends on
@@ -232,29 +184,6 @@ function caughtUp(status) {
   });
 }
 
-// The versions compared: do they log the same patterns whole? kinds: the
-// `kind.<pattern>` measurements of every version ([{version, key, value}]).
-// Only patterns measured on every version count.
-function compareVersions(kinds) {
-  const claim = 'every version compared replicates the same patterns whole ($v:1 and $v:2 alike)';
-  const expected = 'the same whole-array patterns on every version (FACTS: $slice/$sort/$position, $pull, $pop)';
-  const byVersion = {};
-  for (const k of kinds) {
-    const name = String(k.key).replace(/^kind\./, '');
-    (byVersion[k.version] = byVersion[k.version] || {})[name] = k.value;
-  }
-  const versions = Object.keys(byVersion);
-  if (versions.length < 2) {
-    return { claim, expected, observed: versions.length ? `only ${versions[0]} measured` : 'nothing measured', holds: null,
-      reason: 'one version run: give --mongodb-version A,B to compare' };
-  }
-  const common = Object.keys(byVersion[versions[0]]).filter((n) => versions.every((v) => byVersion[v][n] !== undefined));
-  const whole = (v) => common.filter((n) => byVersion[v][n] === 'linear').sort();
-  const sets = versions.map((v) => `${v}: ${whole(v).join(', ') || 'none'}`);
-  const first = whole(versions[0]).join(',');
-  return { claim, expected, observed: sets.join('; '), holds: versions.every((v) => whole(v).join(',') === first) };
-}
-
 // The compaction's deletes in words: "N deletes (M entries) SIZE". From 6.1 a
 // deleteMany is replicated in batches, applyOps entries of many deletes each
 // (no lsid), so M counts entries, not deletes.
@@ -266,5 +195,5 @@ function deletesText(deletes, entries, bytes) {
 module.exports = {
   deletesText,
   HOUR, PATTERNS, FIX, PATTERN_NAMES, pattern, selectPatterns, parseLengths,
-  classify, interpolate, hourBytes, fixHourBytes, verdicts, hourTable, fmtBytes, lagFromStatus, caughtUp, compareVersions,
+  classify, interpolate, hourBytes, fixHourBytes, hourTable, fmtBytes, curveText, lagFromStatus, caughtUp,
 };

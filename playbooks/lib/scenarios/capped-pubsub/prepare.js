@@ -1,4 +1,4 @@
-// capped-pubsub prepare: the article's topic (Examples 2 and 5 of seed 002),
+// capped-pubsub prepare: the article's topic (Examples 2 and 5 of "Topics: A Queue With Publishers and Subscribers"),
 // a normal collection for the change stream comparison, and one sentinel
 // message so the topic is never empty (a tailable cursor on an empty
 // collection is closed at once).

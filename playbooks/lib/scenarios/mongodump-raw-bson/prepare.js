@@ -1,7 +1,7 @@
 // prepare: seed the collections each document shape is read from.
-//   tiny    seed 003's data: seedCollection recipe tiny-docs, N collections of
+//   tiny    the article's data: seedCollection recipe tiny-docs, N collections of
 //           {_id, a: "b"} (about 31 bytes: per-document costs dominate)
-//   nested  seedCollection recipe sensor-hourly (seed 001's documents): each
+//   nested  seedCollection recipe sensor-hourly (the hourly sensor documents of array-push-oplog): each
 //           an array of 3600 sub-documents of 7 numeric fields, about 350 KB
 //           and 25,000 values, so decoding costs far more per byte
 // Writes {shape: {collections: [...], docs, bytes}} to params.out for the run.

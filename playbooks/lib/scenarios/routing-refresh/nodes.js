@@ -1,7 +1,7 @@
 // routing-refresh: the cluster's mongos and shard members, found from the
 // mongos the stage is connected to, and connections to them. load()ed by the
 // stage files (not require()d: load() gives these functions mongosh's implicit
-// await of shell calls); defines globalThis.rrNodes only.
+// await of shell calls); defines globalThis.routingRefreshNodes only.
 (() => {
 
 // Every shard member: [{shard, host}] from listShards ("shard01/h1:p1,h2:p2").
@@ -44,5 +44,5 @@ function connect(uri) {
   return new Mongo(uri);
 }
 
-globalThis.rrNodes = { shardMembers, shards, command, direct, connect };
+globalThis.routingRefreshNodes = { shardMembers, shards, command, direct, connect };
 })();

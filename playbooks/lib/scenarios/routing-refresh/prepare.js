@@ -6,7 +6,7 @@
 // routing-refresh.md), and whether this version has chunk grouping (SERVER-71627).
 (() => {
   load(require('path').resolve(__dirname, 'nodes.js'));
-  const nodes = globalThis.rrNodes;
+  const nodes = globalThis.routingRefreshNodes;
   const admin = db.getSiblingDB('admin');
   const run = nodes.command;
 

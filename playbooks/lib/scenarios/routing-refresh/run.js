@@ -11,7 +11,7 @@
 (() => {
   const path = require('path');
   load(path.resolve(__dirname, 'nodes.js'));
-  const nodes = globalThis.rrNodes;
+  const nodes = globalThis.routingRefreshNodes;
   const plan = require(path.resolve(__dirname, 'chunk-plan.js'));
   const refreshPlan = require(path.resolve(__dirname, 'refresh-plan.js'));
   const { reps, presetMax } = stage.params;

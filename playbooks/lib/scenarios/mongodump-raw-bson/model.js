@@ -1,7 +1,8 @@
 'use strict';
-// From timed samples to the timing table and the verdicts. Pure functions on
-// recorded numbers (no server, no shell), so tests run them on fixtures:
-//   node -e "require('./analysis.js').analyze(samples, shapes)"
+// From timed samples to the timing table and the measurements checker.js
+// judges. Pure functions on recorded numbers (no server, no shell), used by
+// measure.js (mongosh --nodb) and the tests, on fixtures:
+//   require('./model.js').analyze(samples, shapes)
 //
 // A sample is one timed client process (timed.py's JSON plus where it
 // belongs): {shape, side: 'read'|'write'|'floor', method, repeat, part,
@@ -15,18 +16,7 @@ const stats = require(path.resolve(__dirname, '../../js/stats.js'));
 
 const MB = 1048576;
 
-// What the verdicts call "much faster", "close" and "far slower". The
-// article's own figures are far beyond them: dump 1.46 s, restore 79.8 s
-// (55x), the decoding sync tool about 78 s (53x).
-const THRESHOLDS = {
-  decodedVsDump: 2, // a decoding reader takes at least this many times mongodump's wall time
-  rawVsDump: 1.5, // a raw driver read takes at most this many times mongodump's wall time
-  decodedVsRaw: 1.25, // and decoding makes the same driver loop at least this much slower
-  restoreVsDump: 5, // mongorestore takes at least this many times mongodump's wall time
-};
-
 const round = (x, digits = 3) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits)));
-const ratio = (a, b) => (a && b ? a / b : null);
 const fmt = (x, digits = 2) => (x === null || x === undefined ? '?' : x.toFixed(digits));
 
 // Sums the parts of each repeat, then takes medians per method.
@@ -123,90 +113,17 @@ function find(figures, shape, method) {
   return f && f.runs ? f : null;
 }
 
-function missing(figures, shape, methods) {
-  const names = methods.filter((m) => !find(figures, shape, m));
-  return names.length ? `no successful run of ${names.join(', ')} (see the timing table and run.log)` : '';
-}
-
-// The article's three claims, and the shape effect when both shapes ran.
-function verdicts(figures, t = THRESHOLDS) {
+// The figures checker.js decides from, per method that ran cleanly at least
+// once: {key, value, unit} with keys SHAPE.METHOD.wallSeconds, .cpuSeconds
+// (the client's user + system) and .serverCpuSeconds (where the server
+// reported its CPU around every run).
+function measurements(figures) {
   const out = [];
-  const shapes = [...new Set(figures.map((f) => f.shape))];
-  const decodedFactor = {};
-  for (const shape of shapes) {
-    const dump = find(figures, shape, 'mongodump-dir');
-    const raw = find(figures, shape, 'driver-raw');
-    const decoded = find(figures, shape, 'driver-decoded');
-    const mongosh = find(figures, shape, 'mongosh-toArray');
-    const exp = find(figures, shape, 'mongoexport');
-    const restore = find(figures, shape, 'mongorestore');
-    const tag = `[${shape}] `;
-
-    const c1 = `${tag}mongodump is much faster than a decoding reader`;
-    const why1 = missing(figures, shape, ['mongodump-dir', 'driver-decoded']);
-    if (why1) {
-      out.push({ claim: c1, expected: `driver (decoded) >= ${t.decodedVsDump}x mongodump's time`, observed: '', holds: null, reason: why1 });
-    } else {
-      const f = decoded.wall / dump.wall;
-      decodedFactor[shape] = f;
-      const others = [[mongosh, 'mongosh toArray'], [exp, 'mongoexport']]
-        .filter(([x]) => x).map(([x, n]) => `${n} ${fmt(x.wall / dump.wall, 1)}x`).join(', ');
-      out.push({
-        claim: c1,
-        expected: `the Node driver reading decoded documents takes >= ${t.decodedVsDump}x mongodump's wall time`,
-        observed: `${fmt(f, 1)}x (${fmt(decoded.wall)} s vs ${fmt(dump.wall)} s${others ? `; ${others}` : ''})`,
-        holds: f >= t.decodedVsDump,
-      });
-    }
-
-    const c2 = `${tag}a raw, non-decoding driver read comes close to mongodump: the cost is decoding`;
-    const why2 = missing(figures, shape, ['mongodump-dir', 'driver-raw', 'driver-decoded']);
-    if (why2) {
-      out.push({ claim: c2, expected: '', observed: '', holds: null, reason: why2 });
-    } else {
-      const r = raw.wall / dump.wall;
-      const d = decoded.wall / raw.wall;
-      const rawCpu = raw.user + raw.sys;
-      const decCpu = decoded.user + decoded.sys;
-      out.push({
-        claim: c2,
-        expected: `raw driver read <= ${t.rawVsDump}x mongodump's wall time, and decoding makes the same loop >= ${t.decodedVsRaw}x slower`,
-        observed: `raw ${fmt(r)}x mongodump; decoded ${fmt(d)}x raw; client CPU raw ${fmt(rawCpu)} s vs decoded ${fmt(decCpu)} s`,
-        holds: r <= t.rawVsDump && d >= t.decodedVsRaw,
-      });
-    }
-
-    const c3 = `${tag}restore is far slower than dump`;
-    const why3 = missing(figures, shape, ['mongodump-dir', 'mongorestore']);
-    if (why3) {
-      out.push({ claim: c3, expected: `mongorestore >= ${t.restoreVsDump}x mongodump's time`, observed: '', holds: null, reason: why3 });
-    } else {
-      const f = restore.wall / dump.wall;
-      const cpu = restore.user + restore.sys;
-      const share = (100 * cpu) / restore.wall;
-      out.push({
-        claim: c3,
-        expected: `mongorestore takes >= ${t.restoreVsDump}x mongodump's wall time`,
-        observed: `${fmt(f, 1)}x (${fmt(restore.wall)} s vs ${fmt(dump.wall)} s); mongorestore's own CPU was ${fmt(cpu)} s, ${fmt(share, 0)}% of its wall time, `
-          + (restore.serverCpu !== null
-            ? `the server's ${fmt(restore.serverCpu)} s (mongodump: client ${fmt(dump.user + dump.sys)} s, server ${fmt(dump.serverCpu)} s): the time goes to the server's inserts`
-            : 'the rest waiting for the server (which did not report its own CPU)'),
-        holds: f >= t.restoreVsDump,
-      });
-    }
-  }
-  if (shapes.length > 1) {
-    const c4 = 'decoding costs grow with an expensive document shape (nested, many fields)';
-    if (decodedFactor.tiny === undefined || decodedFactor.nested === undefined) {
-      out.push({ claim: c4, expected: '', observed: '', holds: null, reason: 'needs the decoded-vs-mongodump factor of both shapes' });
-    } else {
-      out.push({
-        claim: c4,
-        expected: 'the decoded driver read / mongodump factor is larger for nested documents than for tiny ones',
-        observed: `nested ${fmt(decodedFactor.nested, 1)}x vs tiny ${fmt(decodedFactor.tiny, 1)}x`,
-        holds: decodedFactor.nested > decodedFactor.tiny,
-      });
-    }
+  for (const f of figures) {
+    if (!f.runs) continue;
+    out.push({ key: `${f.shape}.${f.method}.wallSeconds`, value: f.wall, unit: 's' });
+    out.push({ key: `${f.shape}.${f.method}.cpuSeconds`, value: f.user + f.sys, unit: 's' });
+    if (f.serverCpu !== null) out.push({ key: `${f.shape}.${f.method}.serverCpuSeconds`, value: f.serverCpu, unit: 's' });
   }
   return out;
 }
@@ -225,9 +142,9 @@ function notes(figures, shapes) {
   return out;
 }
 
-function analyze(samples, shapes, thresholds = THRESHOLDS) {
+function analyze(samples, shapes) {
   const figures = methodFigures(samples);
-  return { figures, rows: timingRows(figures, shapes), verdicts: verdicts(figures, thresholds), notes: notes(figures, shapes) };
+  return { figures, rows: timingRows(figures, shapes), measurements: measurements(figures), notes: notes(figures, shapes) };
 }
 
-module.exports = { THRESHOLDS, TIMING_COLUMNS, methodFigures, timingRows, verdicts, notes, analyze };
+module.exports = { TIMING_COLUMNS, methodFigures, timingRows, measurements, notes, analyze };

@@ -1,12 +1,14 @@
-// capped-pubsub claims that need the server: claim=grow | shard | replicate | restart.
+// capped-pubsub, stage run: what each of the article's server-side claims
+// needs, measured (checker.js decides): claim=grow | shard | replicate | restart.
 (() => {
-  const path = require('path');
-  const pubsub = require(path.resolve(__dirname, 'pubsub.js'));
   const { claim, before } = stage.params;
   const db = stage.db;
   const admin = db.getSiblingDB('admin');
-  const report = (v) => stage.verdict(v);
-  const err = (e) => ({ code: e.code, codeName: e.codeName, errmsg: e.errmsg || e.message });
+  const measureError = (prefix, e) => {
+    stage.measure(`${prefix}.errorCode`, e.code === undefined ? '' : e.code);
+    stage.measure(`${prefix}.errorCodeName`, e.codeName || '');
+    stage.measure(`${prefix}.errmsg`, e.errmsg || e.message || '');
+  };
 
   if (claim === 'grow') {
     // A capped collection of its own, so the topic is not disturbed.
@@ -14,22 +16,22 @@
     const coll = db.getCollection('grow_probe');
     coll.insertOne({ _id: 1, time: new Date(), ticker: 'PIP', price: 4.45 });
     const oldSize = bsonsize(coll.findOne({ _id: 1 }));
-    let outcome;
+    stage.measure('grow.oldSizeBytes', oldSize, 'bytes');
     try {
       const r = coll.updateOne({ _id: 1 }, { $set: { note: 'x'.repeat(100) } });
-      const doc = coll.findOne({ _id: 1 });
-      outcome = { allowed: r.modifiedCount === 1 && bsonsize(doc) > oldSize, oldSize, newSize: bsonsize(doc) };
+      const newSize = bsonsize(coll.findOne({ _id: 1 }));
+      stage.measure('grow.newSizeBytes', newSize, 'bytes');
+      stage.measure('grow.allowed', r.modifiedCount === 1 && newSize > oldSize);
     } catch (e) {
-      outcome = { allowed: false, oldSize, ...err(e) };
+      stage.measure('grow.allowed', false);
+      measureError('grow', e);
     }
     let fcv = null;
     try {
       fcv = admin.runCommand({ getParameter: 1, featureCompatibilityVersion: 1 }).featureCompatibilityVersion;
       fcv = fcv && (fcv.version || fcv);
     } catch (e) { /* mongos or no privilege: FCV unknown */ }
-    stage.measure('grow.allowed', outcome.allowed);
     stage.measure('grow.featureCompatibilityVersion', fcv || 'unknown');
-    report(pubsub.growClaim(outcome, fcv));
     // Resizing (collMod cappedSize, 6.0+, SERVER-1864): recorded, not a claim of the article.
     let resize;
     try {
@@ -41,31 +43,29 @@
     stage.note(`Resizing a capped collection with \`collMod: {cappedSize}\` (6.0+, SERVER-1864): ${resize}.`);
   } else if (claim === 'shard') {
     const hello = stage.hello();
-    if (hello.msg !== 'isdbgrid') {
-      report(pubsub.shardClaim({ sharded: false }));
-      return;
-    }
-    let outcome;
+    stage.measure('shard.cluster', hello.msg === 'isdbgrid');
+    if (hello.msg !== 'isdbgrid') return;
     try {
       admin.runCommand({ enableSharding: stage.dbName });
       const r = admin.runCommand({ shardCollection: `${stage.dbName}.ticker`, key: { time: 1 } });
-      outcome = r.ok ? { sharded: true, refused: false } : { sharded: true, refused: true, code: r.code, codeName: r.codeName, errmsg: r.errmsg };
+      stage.measure('shard.refused', !r.ok);
+      if (!r.ok) measureError('shard', r);
     } catch (e) {
-      outcome = { sharded: true, refused: true, ...err(e) };
+      stage.measure('shard.refused', true);
+      measureError('shard', e);
     }
-    report(pubsub.shardClaim(outcome));
   } else if (claim === 'replicate') {
     const hello = stage.hello();
-    const n = hello.setName
-      ? db.getSiblingDB('local').getCollection('oplog.rs').countDocuments({ ns: `${stage.dbName}.ticker`, op: 'i' })
-      : 0;
-    report(pubsub.replicationClaim(hello.setName, n));
+    stage.measure('replicate.setName', hello.setName || '');
+    if (hello.setName) {
+      const n = db.getSiblingDB('local').getCollection('oplog.rs').countDocuments({ ns: `${stage.dbName}.ticker`, op: 'i' });
+      stage.measure('replicate.oplogInserts', n, 'inserts');
+    }
   } else if (claim === 'restart') {
     const after = db.runCommand({ count: 'ticker' }).n;
     stage.measure('restart.documentsBefore', before, 'documents');
     stage.measure('restart.documentsAfter', after, 'documents');
-    report(pubsub.restartClaim(Number(before), after));
   } else {
-    throw new Error(`claims.js: claim must be grow, shard, replicate or restart, got '${claim}'`);
+    throw new Error(`run-claims.js: claim must be grow, shard, replicate or restart, got '${claim}'`);
   }
 })();

@@ -1,7 +1,7 @@
 'use strict';
-// capped-pubsub: the parts of the measurement and the verdicts that need no
-// server, so tests can run them on recorded numbers. Plain CommonJS, used by
-// load.js (node) and analyze.js / claims.js (mongosh stages).
+// capped-pubsub: the parts of the measurement that need no server, so tests
+// can run them on recorded numbers. Plain CommonJS, used by run.js (node),
+// measure.js (mongosh --nodb) and checker.js.
 const path = require('path');
 const stats = require(path.resolve(__dirname, '../../js/stats.js'));
 
@@ -131,7 +131,7 @@ function round(x, digits = 3) {
   return Math.round(x * f) / f;
 }
 
-// The article's "Statistics | Value" rows (seed 002: "Mean 2.848 milliseconds"),
+// The article's "Statistics | Value" rows ("Mean 2.848 milliseconds"),
 // milliseconds to three decimals, the runtime to two.
 function articleRows(summary, runtimeSeconds) {
   const ms = (v) => `${round(v, 3)} milliseconds`;
@@ -199,146 +199,32 @@ function pointRows(r) {
   };
 }
 
-// ---- verdicts -----------------------------------------------------------------
+// ---- CPU against listeners ----------------------------------------------------
 
-// "As you add more and more tailing cursors, the MongoDB cpu usage increases
-// markedly": server CPU per published message against the subscriber count.
-// Markedly = the fitted line rises by more than `markedly` (relative to the
-// mean) across the sweep and explains the points (stats.growth 'linear').
-function cpuClaim(points, { markedly = 0.5 } = {}) {
+// Server CPU per published message against the subscriber count, fitted
+// (stats.growth; `tolerance`: the relative rise across the sweep that counts
+// as growth). points: [{subscribers, cpuMsPerMsg}]. null with a reason when
+// it cannot be fitted: no CPU figures, or fewer than two subscriber counts.
+function cpuGrowth(points, { tolerance = 0.5 } = {}) {
   const usable = points.filter((p) => Number.isFinite(p.cpuMsPerMsg));
-  const claim = 'more tailing cursors raise server CPU markedly (CPU per message grows with subscribers)';
   if (usable.length < 2 || new Set(usable.map((p) => p.subscribers)).size < 2) {
     return {
-      claim,
-      holds: null,
+      fit: null,
       reason: usable.length < points.length
         ? 'no server CPU figures (no readable process and no serverStatus extra_info CPU times)'
         : 'needs at least two subscriber counts (--subscribers 1,10,40)',
-      expected: `CPU per message rises > ${markedly * 100}% across the sweep`,
-      observed: '',
     };
   }
   const xs = usable.map((p) => p.subscribers);
   const ys = usable.map((p) => p.cpuMsPerMsg);
-  const g = stats.growth(xs, ys, { tolerance: markedly });
+  const g = stats.growth(xs, ys, { tolerance });
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
   const fitLo = g.intercept + g.slope * lo;
   const fitHi = g.intercept + g.slope * hi;
-  const observed = `${g.kind}: slope ${round(g.slope * 1000, 2)} us per message per subscriber, fitted ${round(fitLo, 4)} ms at ${lo} -> ${round(fitHi, 4)} ms at ${hi} subscribers (r2 ${round(g.r2, 2)})`;
-  const out = {
-    claim,
-    expected: `CPU per message rises > ${markedly * 100}% across the sweep, linearly (r2 >= 0.9)`,
-    observed,
-    slopeMsPerSubscriber: g.slope,
-    interceptMs: g.intercept,
-    r2: g.r2,
-    kind: g.kind,
-    relativeChange: g.relativeChange,
-  };
-  if (g.kind === 'linear') out.holds = true;
-  else if (g.kind === 'flat') out.holds = false;
-  else {
-    out.holds = null;
-    out.reason = `the points scatter too much to call (r2 ${round(g.r2, 2)}, spread ${round(g.spread, 2)}): rerun with --seconds larger`;
-  }
-  return out;
-}
-
-// In-memory only: documents counted before a stop/start of every node and after.
-function restartClaim(before, after) {
-  const claim = 'capped collections are in-memory only: their documents are gone after a restart';
-  if (!(before > 0)) {
-    return { claim, holds: null, reason: 'the collection was empty before the restart', expected: '0 documents after', observed: `${before} before` };
-  }
   return {
-    claim,
-    expected: `0 of ${before} documents after the restart`,
-    observed: `${after} of ${before} documents after the restart`,
-    holds: after === 0,
-  };
-}
-
-// Documents cannot grow: the outcome of an update that adds bytes.
-// outcome: {allowed: bool, oldSize, newSize, code, codeName, errmsg}
-function growClaim(outcome, fcv) {
-  const claim = 'documents in a capped collection cannot grow';
-  const docs = expectedGrowth(fcv);
-  const observed = outcome.allowed
-    ? `allowed: ${outcome.oldSize} -> ${outcome.newSize} bytes`
-    : `refused: ${outcome.codeName || ''}${outcome.code !== undefined ? ` (${outcome.code})` : ''} ${outcome.errmsg || ''}`.trim();
-  return { claim, expected: docs, observed, holds: !outcome.allowed };
-}
-
-// What MongoDB's source says for this feature compatibility version:
-// SERVER-20529 (3.2) refused every size change; SERVER-58865 lifted it for
-// FCV >= 5.3 (collection_impl.cpp checks the FCV, not the binary).
-function expectedGrowth(fcv) {
-  const m = /^(\d+)\.(\d+)/.exec(String(fcv || ''));
-  if (!m) return 'refused below FCV 5.3 (SERVER-20529), allowed from FCV 5.3 (SERVER-58865)';
-  const v = Number(m[1]) * 100 + Number(m[2]);
-  if (v >= 503) return `allowed at FCV ${m[1]}.${m[2]} (SERVER-58865, 5.3+)`;
-  if (v >= 302) return `refused at FCV ${m[1]}.${m[2]} (SERVER-20529, 3.2 to 5.2)`;
-  return `shrinking allowed, growing refused before 3.2 (MMAPv1 records)`;
-}
-
-function shardClaim(outcome) {
-  const claim = 'capped collections cannot be sharded';
-  if (!outcome.sharded) {
-    return { claim, holds: null, reason: outcome.reason || 'not a sharded cluster (launch with --sharded, or --uri to a mongos)', expected: 'shardCollection refused', observed: '' };
-  }
-  return {
-    claim,
-    expected: 'shardCollection refused (InvalidOptions: can\'t shard a capped collection)',
-    observed: outcome.refused ? `refused: ${outcome.codeName || ''} (${outcome.code}) ${outcome.errmsg || ''}`.trim() : 'shardCollection succeeded',
-    holds: Boolean(outcome.refused),
-  };
-}
-
-// "The capped collections will however replicate across to secondaries": the
-// topic's inserts counted in the oplog of the replica set member answering.
-function replicationClaim(setName, oplogInserts) {
-  const claim = 'capped collections replicate (their inserts are in the oplog)';
-  if (!setName) {
-    return { claim, holds: null, reason: 'not connected to a replica set member (standalone or mongos)', expected: 'inserts in the oplog', observed: '' };
-  }
-  return {
-    claim,
-    expected: 'the topic\'s inserts in the oplog',
-    observed: `${oplogInserts} insert(s) of the topic in ${setName}'s oplog`,
-    holds: oplogInserts > 0,
-  };
-}
-
-// "All subscribers receive the same message": every message to every subscriber.
-function deliveryClaim(points) {
-  const claim = 'every subscriber receives every published message';
-  const lost = points.reduce((a, p) => a + p.lost, 0);
-  const dup = points.reduce((a, p) => a + p.duplicates, 0);
-  const expected = points.reduce((a, p) => a + p.published * p.subscribers, 0);
-  return {
-    claim,
-    expected: `${expected} deliveries, 0 lost, 0 duplicated`,
-    observed: `${expected - lost} delivered, ${lost} lost, ${dup} duplicated`,
-    holds: lost === 0 && dup === 0,
-  };
-}
-
-// "The writes per second is pretty much exactly 1000": achieved rate within
-// `tolerance` of the target at every point.
-function rateClaim(points, { tolerance = 0.05 } = {}) {
-  const claim = 'publishers keep the target write rate';
-  const worst = points.reduce((w, p) => {
-    const achieved = p.published / p.scheduleSeconds;
-    const dev = Math.abs(achieved - p.rate) / p.rate;
-    return !w || dev > w.dev ? { dev, achieved, p } : w;
-  }, null);
-  return {
-    claim,
-    expected: `within ${tolerance * 100}% of the target at every point`,
-    observed: `worst ${round(worst.achieved, 1)}/s for ${worst.p.rate}/s (${worst.p.mode}, ${worst.p.subscribers} subscribers)`,
-    holds: worst.dev <= tolerance,
+    fit: g,
+    description: `${g.kind}: slope ${round(g.slope * 1000, 2)} us per message per subscriber, fitted ${round(fitLo, 4)} ms at ${lo} -> ${round(fitHi, 4)} ms at ${hi} subscribers (r2 ${round(g.r2, 2)})`,
   };
 }
 
@@ -349,13 +235,6 @@ module.exports = {
   serverStatusCpuSeconds,
   articleRows,
   pointRows,
-  cpuClaim,
-  restartClaim,
-  growClaim,
-  expectedGrowth,
-  shardClaim,
-  replicationClaim,
-  deliveryClaim,
-  rateClaim,
+  cpuGrowth,
   round,
 };

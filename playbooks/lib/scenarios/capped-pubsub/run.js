@@ -3,7 +3,7 @@
 // every subscriber of one sweep point (the driver multiplexes them over one
 // connection pool), so 40 subscribers cost one process, not 40 shells.
 //
-//   node load.js --uri URI --db DB --collection C --mode capped|changestream
+//   node run.js --uri URI --db DB --collection C --mode capped|changestream
 //                --subscribers N --publishers P --rate MSGS_PER_S --seconds S
 //                --run-tag TAG --out FILE [--pids 1,2] [--first-batch 1]
 //                [--max-await-ms 1000] [--write-concern 1|majority] [--drain-seconds 10]
@@ -21,7 +21,7 @@ const fs = require('fs');
 const path = require('path');
 const { performance, monitorEventLoopDelay } = require('perf_hooks');
 const { execFileSync } = require('child_process');
-const pubsub = require(path.resolve(__dirname, 'pubsub.js'));
+const model = require(path.resolve(__dirname, 'model.js'));
 const stats = require(path.resolve(__dirname, '../../js/stats.js'));
 
 const CAPPED_POSITION_LOST = 136;
@@ -30,7 +30,7 @@ const CURSOR_GONE = new Set([CAPPED_POSITION_LOST, 43 /* CursorNotFound */, 175 
 const TICKERS = ['PIP', 'ACME', 'INIT', 'MDB', 'KEY', 'LAB', 'OPS', 'DBA'];
 
 function usage(msg) {
-  process.stderr.write(`load.js: ${msg}\n`);
+  process.stderr.write(`run.js: ${msg}\n`);
   process.exit(2);
 }
 
@@ -93,11 +93,11 @@ function clockTicks() {
 
 function procReader(pids) {
   const hz = clockTicks();
-  return () => pids.reduce((a, pid) => a + pubsub.parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) / hz, 0);
+  return () => pids.reduce((a, pid) => a + model.parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) / hz, 0);
 }
 
 function psReader(pids) {
-  return () => pids.reduce((a, pid) => a + pubsub.parsePsCputime(execFileSync('ps', ['-o', 'cputime=', '-p', String(pid)], { encoding: 'utf8' })), 0);
+  return () => pids.reduce((a, pid) => a + model.parsePsCputime(execFileSync('ps', ['-o', 'cputime=', '-p', String(pid)], { encoding: 'utf8' })), 0);
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -121,11 +121,11 @@ async function cpuSource(client, pids) {
     const name = path.basename(String(status.process || ''));
     if (comm && name.startsWith(comm)) return { source: 'proc (serverStatus pid)', pids: [pid], read: procReader([pid]) };
   }
-  if (pubsub.serverStatusCpuSeconds(status) !== null) {
+  if (model.serverStatusCpuSeconds(status) !== null) {
     return {
       source: 'serverStatus extra_info',
       pids: [],
-      read: async () => pubsub.serverStatusCpuSeconds(await admin.command({ serverStatus: 1 })),
+      read: async () => model.serverStatusCpuSeconds(await admin.command({ serverStatus: 1 })),
     };
   }
   return { source: 'none', pids: [], read: async () => null };
@@ -261,7 +261,7 @@ async function main() {
     const subs = [];
     const readyAll = [];
     for (let i = 0; i < o.subscribers; i++) {
-      const tracker = new pubsub.Tracker(o.publishers);
+      const tracker = new model.Tracker(o.publishers);
       let ready;
       readyAll.push(new Promise((r) => { ready = r; }));
       subs.push({
@@ -350,21 +350,21 @@ async function main() {
           cpuSeconds: (clientCpu.user + clientCpu.system) / 1e6,
           loopLagP99Ms: loop.percentile(99) / 1e6,
         },
-        latencies: { publishMs: publishMs.map((x) => pubsub.round(x, 3)) },
+        latencies: { publishMs: publishMs.map((x) => model.round(x, 3)) },
       });
-      if (deliveryMs.length <= 200000) result.latencies.deliveryMs = deliveryMs.map((x) => pubsub.round(x, 3));
+      if (deliveryMs.length <= 200000) result.latencies.deliveryMs = deliveryMs.map((x) => model.round(x, 3));
     } finally {
       clearInterval(ticker);
       state.stop = true;
     }
     fs.writeFileSync(o.out, JSON.stringify(result));
-    process.stderr.write(`${o.mode} ${o.subscribers} subscriber(s): ${result.received} of ${total * o.subscribers} delivered, ${result.lost} lost, ${result.duplicates} duplicated, p99 publish ${pubsub.round(result.publish.p99, 2)} ms\n`);
+    process.stderr.write(`${o.mode} ${o.subscribers} subscriber(s): ${result.received} of ${total * o.subscribers} delivered, ${result.lost} lost, ${result.duplicates} duplicated, p99 publish ${model.round(result.publish.p99, 2)} ms\n`);
   } finally {
     await client.close();
   }
 }
 
 main().catch((e) => {
-  process.stderr.write(`load.js: ${e.codeName ? `${e.codeName}: ` : ''}${e.message}\n`);
+  process.stderr.write(`run.js: ${e.codeName ? `${e.codeName}: ` : ''}${e.message}\n`);
   process.exit(1);
 });

@@ -2,10 +2,10 @@
 // The Node driver as a client the playbook times (through timed.py), the way
 // the article's hand-written sync tool read and wrote.
 //
-//   node driver.js read  --uri URI --db DB --collections a,b [--raw]
-//   node driver.js write --uri URI --db DB --from DIR --collections a,b --prefix P [--batch N] [--batch-bytes B]
-//   node driver.js drop  --uri URI --db DB --collections a,b
-//   node driver.js server-cpu --uri URI
+//   node run.js read  --uri URI --db DB --collections a,b [--raw]
+//   node run.js write --uri URI --db DB --from DIR --collections a,b --prefix P [--batch N] [--batch-bytes B]
+//   node run.js drop  --uri URI --db DB --collections a,b
+//   node run.js server-cpu --uri URI
 //
 // read: find({}) on each collection in turn; every document is decoded into a
 // JavaScript object unless --raw (the driver's `raw: true` hands over each
@@ -24,7 +24,7 @@ const path = require('path');
 const { MongoClient, BSON } = require('mongodb');
 
 function usage(msg) {
-  process.stderr.write(`driver.js: ${msg}\n`);
+  process.stderr.write(`run.js: ${msg}\n`);
   process.exit(2);
 }
 
@@ -192,6 +192,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`driver.js: ${err && err.message ? err.message : err}\n`);
+  process.stderr.write(`run.js: ${err && err.message ? err.message : err}\n`);
   process.exit(1);
 });

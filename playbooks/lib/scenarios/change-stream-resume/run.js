@@ -8,7 +8,7 @@
 (() => {
   const path = require('path');
   const state = require(path.resolve(__dirname, 'state.js'));
-  const timeline = require(path.resolve(__dirname, 'timeline.js'));
+  const model = require(path.resolve(__dirname, 'model.js'));
   const { run, coll: collName, from, batchSize, expect, stateFile, filter, timeout } = stage.params;
 
   const saved = state.read(stateFile);
@@ -50,7 +50,7 @@
   }
   // tokenType 0: a high-water mark (the scan's position), 128: an event's token.
   if (after) stage.measure(`run${run}.tokenAfterRun.tokenType`, afterDecoded.tokenType, '');
-  for (const row of timeline.timelineRows(run, { events })) {
+  for (const row of model.timelineRows(run, { events })) {
     stage.row('timeline', { series: `${stage.version} ${run}`, ...row });
   }
 

@@ -1,11 +1,12 @@
-// routing-refresh, analyze stage (mongosh --nodb): joins the refresh events
+// routing-refresh, stage analyze (mongosh --nodb): joins the refresh events
 // that playbooks/analyze read from the mongos and shard logs with the phases
-// run.js recorded, then writes the durations, the fits and the verdicts of
-// this version. params.events: "role:port:file;..." (JSON lines files).
+// run.js recorded, then writes this version's durations (checker.js decides
+// the claims from them) and the fitted lines. params.events:
+// "role:port:file;..." (JSON lines files).
 (() => {
   const fs = require('fs');
   const path = require('path');
-  const rs = require(path.resolve(__dirname, 'refresh-stats.js'));
+  const model = require(path.resolve(__dirname, 'model.js'));
   const cfg = globalThis.dbaLabStage;
   const version = stage.version;
 
@@ -13,9 +14,6 @@
   const phases = records
     .filter((r) => r.type === 'row' && r.table === 'phases' && r.version === version && r.row)
     .map((r) => ({ ...r.row, startMs: Date.parse(r.row.start), endMs: Date.parse(r.row.end) }));
-  const measured = (key) => records.filter((r) => r.type === 'measure' && r.version === version && r.key === key).map((r) => r.value)[0];
-  const grouping = measured('chunkGrouping');
-  const shardFullMeasurable = measured('shardFullRefreshMeasurable') !== 0;
 
   const events = [];
   for (const spec of String(stage.params.events || '').split(';').filter(Boolean)) {
@@ -32,25 +30,19 @@
     return;
   }
 
-  const attributed = rs.attribute(phases, events);
+  const attributed = model.attribute(phases, events);
   const unmatched = attributed.filter((p) => p.events === 0).length;
   if (unmatched) {
     stage.note(`${unmatched} of ${attributed.length} refresh phase(s) had no refresh line of their namespace in the logs inside their time window; they count in the first-query latency only.`);
   }
-  const summary = rs.summarize(attributed);
+  const summary = model.summarize(attributed);
   stage.table('durations', 'Refresh duration by chunk count: server durationMillis (median and max over the repetitions) and the client first-query latency (median)',
     ['series', 'chunks', 'node', 'kind', 'medianMs', 'maxMs', 'firstQueryMs', 'refreshesLogged', 'reps']);
   for (const r of summary) {
     stage.row('durations', { series: `${version} ${r.node} ${r.kind}`, ...r });
   }
 
-  const fitList = rs.fits(summary);
   stage.table('fits', 'Fitted duration vs chunk count (least squares over the medians)',
-    ['node', 'kind', 'slopeMsPer10k', 'interceptMs', 'r2', 'changeMs', 'points', 'conclusion']);
-  for (const f of fitList) stage.row('fits', f);
-
-  const g = grouping === 1 ? true : grouping === 0 ? false : null;
-  for (const v of rs.verdicts(fitList, { grouping: g, shardFullMeasurable })) {
-    stage.verdict({ claim: v.claim, expected: v.expected, observed: v.observed, holds: v.holds, reason: v.reason });
-  }
+    ['node', 'kind', 'slopeMsPer10k', 'interceptMs', 'r2', 'changeMs', 'points']);
+  for (const f of model.fits(summary)) stage.row('fits', f);
 })();

@@ -1,7 +1,7 @@
 'use strict';
-// change-stream-resume: event timelines and the article's claims, as pure
-// functions of measurements (no server, no shell): the mongosh stages call
-// them on what they measured, the bats tests on seed 000's printed timings.
+// change-stream-resume: event timelines and per-run server figures as pure
+// functions (no server, no shell, no I/O), shared by the stages (run.js,
+// measure.js) and the checker, and unit-tested on the article's printed timings.
 //
 // A run is {events: [{seconds, msg?}]}: each event's arrival in seconds since
 // the stream was opened. Server figures per run come from `playbooks/analyze
@@ -34,9 +34,6 @@ function fromPrintedTimestamps(opened, stamps) {
   });
 }
 
-const fmt = (s) => (s < 1 ? `${(s * 1000).toFixed(0)} ms` : `${s.toFixed(3)} s`);
-const ratioText = (r) => (r >= 100 ? r.toFixed(0) : r.toFixed(1));
-
 // Spread of a run's arrivals against the wait for its last event.
 function spread(run) {
   const t = arrivals(run);
@@ -58,67 +55,28 @@ function timelineRows(runName, run) {
   return out;
 }
 
-function notApplicable(claim, expected, reason) {
-  return { claim, expected, observed: '', holds: null, reason };
-}
-
-function burstClaim(id, claim, run, minEvents, label) {
-  const expected = `all ${label} arrive within ${TOGETHER_FRACTION * 100}% of the wait for the last`;
-  const s = spread(run);
-  if (!s || s.count < minEvents) {
-    return { id, ...notApplicable(claim, expected, `run ${id} has ${s ? s.count : 0} event(s) measured, ${minEvents} needed`) };
-  }
+// The server table's figures of one run, summed over its change stream
+// cursors, from the `playbooks/analyze cursors --json` records of its log lines
+// (told apart by appName); {run, missing: true} when the run left no cursor line.
+function sumCursors(run, records) {
+  const cursors = (records || []).filter((r) => r && r.record === 'cursor' && r.changeStream);
+  if (cursors.length === 0) return { run, missing: true };
+  const sum = (key) => cursors.reduce((total, c) => total + (Number(c[key]) || 0), 0);
   return {
-    id, claim, expected,
-    observed: `${s.count} events between ${fmt(s.first)} and ${fmt(s.last)} (spread ${fmt(s.spread)}, ${((100 * s.spread) / Math.max(s.last, MIN_SECONDS)).toFixed(1)}% of the wait)`,
-    holds: s.together, reason: '',
+    run,
+    cursors: cursors.length,
+    cursorIds: cursors.map((c) => c.cursorId),
+    commands: sum('commands'),
+    getMores: sum('getMores'),
+    nreturned: sum('nreturned'),
+    docsExamined: sum('docsExamined'),
+    bytesRead: sum('bytesRead'),
+    durationMillis: sum('durationMillis'),
   };
 }
 
-function speedupClaim(id, claim, slowName, slow, fastName, fast) {
-  const expected = `first event >= ${SPEEDUP}x sooner`;
-  const a = arrivals(slow);
-  const b = arrivals(fast);
-  if (a.length === 0 || b.length === 0) {
-    const missing = a.length === 0 ? slowName : fastName;
-    return { id, ...notApplicable(claim, expected, `run ${missing} has no event measured`) };
-  }
-  const ratio = a[0] / Math.max(b[0], MIN_SECONDS);
-  return {
-    id, claim, expected,
-    observed: `${fastName} ${fmt(b[0])} vs ${slowName} ${fmt(a[0])}: ${ratioText(ratio)}x`,
-    holds: ratio >= SPEEDUP, reason: '', ratio,
-  };
-}
-
-function scanClaim(id, claim, cursors) {
-  const expected = 'fewer docsExamined for E than for A';
-  const a = cursors && cursors.A;
-  const e = cursors && cursors.E;
-  if (!a || !e || !Number.isFinite(Number(a.docsExamined)) || !Number.isFinite(Number(e.docsExamined))) {
-    const missing = [!a && 'A', !e && 'E'].filter(Boolean).join(' and ') || 'A or E';
-    return { id, ...notApplicable(claim, expected, `no server figures for ${missing} (its slow-query log lines are missing)`) };
-  }
-  const bytes = (c) => (Number.isFinite(Number(c.bytesRead)) ? `, ${(Number(c.bytesRead) / 1048576).toFixed(1)} MiB read` : '');
-  return {
-    id, claim, expected,
-    observed: `E ${Number(e.docsExamined)} docs examined${bytes(e)} vs A ${Number(a.docsExamined)}${bytes(a)}`,
-    holds: Number(e.docsExamined) < Number(a.docsExamined), reason: '',
-  };
-}
-
-// The issue's five claims, each {id, claim, expected, observed, holds, reason};
-// holds null (with a reason) when a run or its figures are missing.
-function verdicts(runs, cursors) {
-  const r = runs || {};
-  return [
-    burstClaim('A', "A (default batch size): the events arrive in one burst at the end", r.A, 2, 'events'),
-    speedupClaim('B', 'B (batchSize 1): the first event arrives at least 5x sooner than with the default batch size', 'A', r.A, 'B', r.B),
-    burstClaim('C', 'C (batchSize 1, resumed after "200 6MB documents added"): its two events arrive together', r.C, 2, 'events'),
-    speedupClaim('D', "D (C with internalDocumentSourceCursorBatchSizeBytes 128, which bounds the opening aggregate's first batch): the first event arrives at least 5x sooner than in C", 'C', r.C, 'D', r.D),
-    scanClaim('E', 'E (resumed from the postBatchResumeToken saved at the end of A) scans less than A', cursors),
-  ];
-}
+// The server table's columns, in order (the playbook declares the table).
+const SERVER_COLUMNS = ['run', 'cursors', 'commands', 'getMores', 'nreturned', 'docsExamined', 'bytesRead', 'durationMillis'];
 
 // notes(version): what the server does that explains this version's runs, in
 // the report's words (mongodb/mongo):
@@ -146,6 +104,6 @@ function notes(version) {
 }
 
 module.exports = {
-  notes,
-  TOGETHER_FRACTION, SPEEDUP, arrivals, fromPrintedTimestamps, spread, timelineRows, verdicts,
+  notes, sumCursors, SERVER_COLUMNS,
+  TOGETHER_FRACTION, SPEEDUP, MIN_SECONDS, arrivals, fromPrintedTimestamps, spread, timelineRows,
 };

@@ -1,6 +1,6 @@
 // array-push-oplog run, part 2: the article's load (devices x seconds, one
 // reading per device per simulated second, back to back) with the worst or
-// best way to ingest a reading found by curves.js; total oplog bytes of the
+// best way to ingest a reading found by run.js; total oplog bytes of the
 // load and the secondaries' lag sampled while it runs and until they catch up.
 (() => {
   const { model, versionTag, reading, escapeRegExp } = require(require('path').resolve(__dirname, 'common.js'));
@@ -15,7 +15,7 @@
   stage.table(lagTable, `Secondary lag during the load (${stage.version})`,
     ['series', 'pattern', 'phase', 'elapsed_s', 'simulated_s', 'secondary', 'lag_ms', 'source']);
   const summary = db.getCollection('summary').findOne({ _id: 'hourTable' });
-  if (!summary) throw new Error('load.js: no curve summary (run curves.js first)');
+  if (!summary) throw new Error('run-load.js: no curve summary (run run.js first)');
   const name = which === 'worst' || which === 'best' ? summary[which] : which;
   if (!name) {
     stage.note(`Load (${which}): skipped, the measured patterns give no ${which} way to ingest a reading.`);

@@ -1,6 +1,8 @@
 // array-push-oplog run, part 1: the oplog bytes of one update per pattern at
 // several array lengths (oplogEntrySize with a function: only this session's
-// entries are counted), the article's fix counted whole, the verdicts.
+// entries are counted) and the article's fix counted whole. The curves are
+// kept for measure.js; the worst and best ways to ingest a reading for
+// run-load.js.
 (() => {
   const { model, versionTag, reading } = require(require('path').resolve(__dirname, 'common.js'));
   const lengths = model.parseLengths(stage.params.lengths);
@@ -11,14 +13,14 @@
   // its session; getSiblingDB keeps that session.
   const own = (sdb) => sdb.getSiblingDB(stage.dbName);
   const source = db.getCollection('hourly_source').findOne();
-  if (!source || !Array.isArray(source.readings)) throw new Error('curves.js: no sensor-hourly document in hourly_source (did prepare run?)');
+  if (!source || !Array.isArray(source.readings)) throw new Error('run.js: no sensor-hourly document in hourly_source (did prepare run?)');
   const readings = source.readings;
   const hour = source.hour;
 
   // The one entry an update wrote; anything else means the measurement is not what it claims.
   const oneEntry = (res, what) => {
     if (res.count !== 1) {
-      throw new Error(`curves.js: ${what} wrote ${res.count} oplog entries with this session's lsid, expected 1 ` +
+      throw new Error(`run.js: ${what} wrote ${res.count} oplog entries with this session's lsid, expected 1 ` +
         '(retryable writes off? connect with retryWrites=true, the drivers\' default)');
     }
     return res.entries[0];
@@ -72,7 +74,7 @@
         c.insertOne({ device, t: new Date(hour.getTime() + s * 1000), ...r });
       }
     });
-    if (ins.count !== model.HOUR) throw new Error(`curves.js: ${model.HOUR} per-second inserts wrote ${ins.count} entries with this session's lsid`);
+    if (ins.count !== model.HOUR) throw new Error(`run.js: ${model.HOUR} per-second inserts wrote ${ins.count} entries with this session's lsid`);
     let deleted = 0;
     const comp = oplogEntrySize(function (sdb) {
       const docs = own(sdb).getCollection('seconds').find({ device }, { _id: 0, device: 0, t: 0 }).sort({ s: 1 }).toArray();
@@ -134,32 +136,11 @@
     stage.row('explain', { pattern: name, length, bytes: x.bytes, format: x.format || '', array: a.action || '', summary });
   }
 
-  // Curves, hours and verdicts, all from the sizes just measured.
-  stage.table('growth', 'How the bytes per update grow with the array (stats.growth)',
-    ['pattern', 'kind', 'slope_bytes_per_element', 'r2', 'bytes_at_shortest', 'bytes_at_longest']);
-  for (const [name, points] of Object.entries(curves)) {
-    const g = model.classify(points);
-    stage.row('growth', { pattern: name, kind: g.kind, slope_bytes_per_element: Number(g.slope.toFixed(2)), r2: Number(g.r2.toFixed(4)),
-      bytes_at_shortest: points[0].bytes, bytes_at_longest: points[points.length - 1].bytes });
-    stage.measure(`kind.${name}`, g.kind);
-  }
-  const hours = model.hourTable(Object.fromEntries(Object.entries(curves).filter(([n]) => n !== model.FIX.name)), fix);
-  stage.table('hourly', 'One device-hour (3600 readings) per pattern, and the ratio to the per-second fix',
-    ['pattern', 'kind', 'hour_bytes', 'per_reading', 'vs_fix']);
-  for (const r of hours.rows) {
-    stage.row('hourly', { pattern: r.pattern, kind: r.kind, hour_bytes: r.hourBytes, per_reading: r.perReading, vs_fix: r.vsFix });
-    stage.measure(`hourBytes.${r.pattern}`, r.hourBytes, 'B');
-  }
-  for (const v of model.verdicts(Object.fromEntries(Object.entries(curves).filter(([n]) => n !== model.FIX.name)), fix)) {
-    stage.verdict(v);
-  }
-  if (fix && hours.rows.find((r) => r.pattern === 'push')) {
-    const push = hours.rows.find((r) => r.pattern === 'push');
-    stage.note(`Modern lesson: a plain $push costs ${model.fmtBytes(push.hourBytes)} per device-hour here, ` +
-      `${push.vsFix}x the per-second fix (${model.fmtBytes(model.fixHourBytes(fix))}): ` +
-      `${push.vsFix <= 1 ? 'the fix no longer saves anything for plain appends' : 'the fix still saves bytes'}.`);
-  }
-  // What the load stage runs: the worst and best ways to ingest a reading.
+  // What measure.js reads (the curves) and run-load.js runs (the worst and
+  // best ways to ingest a reading).
+  const updates = Object.fromEntries(Object.entries(curves).filter(([n]) => n !== model.FIX.name));
+  const hours = model.hourTable(updates, fix);
+  db.getCollection('summary').replaceOne({ _id: 'curves' }, { _id: 'curves', curves: updates, fix }, { upsert: true });
   db.getCollection('summary').replaceOne({ _id: 'hourTable' }, { _id: 'hourTable', worst: hours.worst, best: hours.best, rows: hours.rows }, { upsert: true });
   stage.log(`load patterns: worst ${hours.worst}, best ${hours.best}`);
 })();

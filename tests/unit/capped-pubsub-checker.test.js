@@ -1,0 +1,156 @@
+'use strict';
+// capped-pubsub's checker on recorded measurements: the example report of a
+// real sweep against FerretDB (tests/fixtures/reports/capped-pubsub/results.json,
+// rebuilt by tests/fixtures/reports/build.sh from
+// tests/fixtures/capped-pubsub/ferretdb-sweep), with the claims' probes as
+// MongoDB answers them (error codes from src/mongo/base/error_codes.yml).
+// Every claim: REPRODUCED, NOT_REPRODUCED and NOT_APPLICABLE.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+
+const ROOT = path.join(__dirname, '..', '..');
+const checker = require(path.join(ROOT, 'playbooks', 'lib', 'scenarios', 'capped-pubsub', 'checker.js'));
+const { loadChecker, runChecker } = require(path.join(ROOT, 'playbooks', 'lib', 'js', 'check.js'));
+const RECORDED = require(path.join(ROOT, 'tests', 'fixtures', 'reports', 'capped-pubsub', 'results.json'));
+const V = '7.0.42';
+
+// A copy of the recorded results with extra measurements of version V.
+const withMeasured = (values, base = RECORDED) => ({
+  ...base,
+  measurements: [...base.measurements, ...Object.entries(values).map(([key, value]) => ({ version: V, key, value, unit: '' }))],
+});
+// A copy whose table NAME has its rows changed by fn(row object) -> row object.
+const withRows = (name, fn, base = RECORDED) => {
+  const t = base.tables[name];
+  const rows = t.rows.map((r) => {
+    const o = fn(Object.fromEntries(t.columns.map((c, i) => [c, r.values[i]])));
+    return { ...r, values: t.columns.map((c) => o[c]) };
+  });
+  return { ...base, tables: { ...base.tables, [name]: { ...t, rows } } };
+};
+const verdictOf = (results, id) => {
+  const found = checker.check(results).filter((v) => v.id === id);
+  assert.equal(found.length, 1, `one ${id} verdict per version`);
+  return found[0];
+};
+
+const GROW_REFUSED = {
+  'grow.allowed': false, 'grow.oldSizeBytes': 59, 'grow.errorCode': 10003,
+  'grow.errorCodeName': 'CannotGrowDocumentInCappedNamespace',
+  'grow.errmsg': 'Cannot change the size of a document in a capped collection: 59 != 170',
+  'grow.featureCompatibilityVersion': '5.0',
+};
+
+test('the claims are listed for --dry-run, each with an id, a claim and what is expected', () => {
+  assert.deepEqual(checker.claims.map((c) => c.id), ['grow', 'shard', 'replicate', 'restart', 'cpu', 'delivery', 'rate']);
+  assert.doesNotThrow(() => loadChecker(path.join(ROOT, 'playbooks', 'lib', 'scenarios', 'capped-pubsub', 'checker.js')));
+});
+
+test('the recorded FerretDB sweep: one well-formed verdict per claim, delivery and rate REPRODUCED', () => {
+  const records = runChecker(checker, RECORDED);
+  assert.equal(records.length, 7);
+  assert.deepEqual(records.map((r) => [r.id, r.verdict, r.version]), [
+    ['grow', 'NOT APPLICABLE', V], ['shard', 'NOT APPLICABLE', V], ['replicate', 'NOT APPLICABLE', V],
+    ['restart', 'NOT APPLICABLE', V], ['cpu', 'NOT APPLICABLE', V], ['delivery', 'REPRODUCED', V], ['rate', 'REPRODUCED', V],
+  ]);
+});
+
+test('grow: the server refusing (code 10003) is REPRODUCED, with what the source says for the FCV', () => {
+  const v = verdictOf(withMeasured(GROW_REFUSED), 'grow');
+  assert.equal(v.result, 'REPRODUCED');
+  assert.equal(v.expected, 'refused at FCV 5.0 (SERVER-20529, 3.2 to 5.2)');
+  assert.equal(v.observed, 'refused: CannotGrowDocumentInCappedNamespace (10003) Cannot change the size of a document in a capped collection: 59 != 170');
+});
+
+test('grow: allowed from FCV 5.3 (SERVER-58865) is NOT_REPRODUCED', () => {
+  const v = verdictOf(withMeasured({ 'grow.allowed': true, 'grow.oldSizeBytes': 59, 'grow.newSizeBytes': 170, 'grow.featureCompatibilityVersion': '8.0' }), 'grow');
+  assert.deepEqual([v.result, v.expected, v.observed], ['NOT_REPRODUCED', 'allowed at FCV 8.0 (SERVER-58865, 5.3+)', 'allowed: 59 -> 170 bytes']);
+});
+
+test('grow: no probe recorded is NOT_APPLICABLE', () => {
+  assert.equal(verdictOf(RECORDED, 'grow').why, 'no growth probe was recorded for this version');
+});
+
+test('what the source says per feature compatibility version', () => {
+  assert.deepEqual(['3.0', '4.4', '5.2', '5.3', '6.0', null].map(checker.expectedGrowth), [
+    'shrinking allowed, growing refused before 3.2 (MMAPv1 records)',
+    'refused at FCV 4.4 (SERVER-20529, 3.2 to 5.2)', 'refused at FCV 5.2 (SERVER-20529, 3.2 to 5.2)',
+    'allowed at FCV 5.3 (SERVER-58865, 5.3+)', 'allowed at FCV 6.0 (SERVER-58865, 5.3+)',
+    'refused below FCV 5.3 (SERVER-20529), allowed from FCV 5.3 (SERVER-58865)',
+  ]);
+});
+
+test('shard: refused on a mongos is REPRODUCED, accepted NOT_REPRODUCED, no mongos NOT_APPLICABLE', () => {
+  const refused = verdictOf(withMeasured({ 'shard.cluster': true, 'shard.refused': true, 'shard.errorCode': 72, 'shard.errorCodeName': 'InvalidOptions', 'shard.errmsg': "can't shard a capped collection" }), 'shard');
+  assert.deepEqual([refused.result, refused.observed], ['REPRODUCED', "refused: InvalidOptions (72) can't shard a capped collection"]);
+  assert.equal(verdictOf(withMeasured({ 'shard.cluster': true, 'shard.refused': false }), 'shard').result, 'NOT_REPRODUCED');
+  const none = verdictOf(withMeasured({ 'shard.cluster': false }), 'shard');
+  assert.deepEqual([none.result, none.why], ['NOT_APPLICABLE', 'not a sharded cluster (launch with --sharded, or --uri to a mongos)']);
+});
+
+test("replicate: the topic's inserts in the oplog are REPRODUCED, none NOT_REPRODUCED, off a replica set NOT_APPLICABLE", () => {
+  const v = verdictOf(withMeasured({ 'replicate.setName': 'replset', 'replicate.oplogInserts': 1503 }), 'replicate');
+  assert.deepEqual([v.result, v.observed], ['REPRODUCED', "1503 insert(s) of the topic in replset's oplog"]);
+  assert.equal(verdictOf(withMeasured({ 'replicate.setName': 'replset', 'replicate.oplogInserts': 0 }), 'replicate').result, 'NOT_REPRODUCED');
+  const off = verdictOf(withMeasured({ 'replicate.setName': '' }), 'replicate');
+  assert.deepEqual([off.result, off.why], ['NOT_APPLICABLE', 'not connected to a replica set member (standalone or mongos)']);
+});
+
+test('restart: none left is REPRODUCED, all still there NOT_REPRODUCED, empty before or not restarted NOT_APPLICABLE', () => {
+  assert.equal(verdictOf(withMeasured({ 'restart.documentsBefore': 50, 'restart.documentsAfter': 0 }), 'restart').result, 'REPRODUCED');
+  const kept = verdictOf(withMeasured({ 'restart.documentsBefore': 1201, 'restart.documentsAfter': 1201 }), 'restart');
+  assert.deepEqual([kept.result, kept.observed], ['NOT_REPRODUCED', '1201 of 1201 documents after the restart']);
+  assert.equal(verdictOf(withMeasured({ 'restart.documentsBefore': 0, 'restart.documentsAfter': 0 }), 'restart').why, 'the collection was empty before the restart');
+  assert.match(verdictOf(RECORDED, 'restart').why, /never one given with --uri/);
+});
+
+test('cpu: CPU per message rising in line with subscribers is REPRODUCED', () => {
+  const perMsg = { 1: 0.05, 2: 0.10, 4: 0.20 };
+  const v = verdictOf(withRows('cpu', (r) => ({ ...r, cpu_ms_per_msg: perMsg[r.subscribers] })), 'cpu');
+  assert.equal(v.result, 'REPRODUCED');
+  assert.match(v.observed, /^linear: slope 50 us per message per subscriber, fitted 0.05 ms at 1 -> 0.2 ms at 4 subscribers/);
+});
+
+test('cpu: CPU per message flat across subscribers is NOT_REPRODUCED', () => {
+  const perMsg = { 1: 0.10, 2: 0.11, 4: 0.105 };
+  assert.equal(verdictOf(withRows('cpu', (r) => ({ ...r, cpu_ms_per_msg: perMsg[r.subscribers] })), 'cpu').result, 'NOT_REPRODUCED');
+});
+
+test('cpu: the recorded FerretDB points scatter too much to call, NOT_APPLICABLE with the fit', () => {
+  const v = verdictOf(RECORDED, 'cpu');
+  assert.equal(v.result, 'NOT_APPLICABLE');
+  assert.match(v.observed, /^irregular: .*\(r2 0\.63\)$/);
+  assert.equal(v.why, 'the points scatter too much to call (r2 0.63, spread 0.32): rerun with --seconds larger');
+});
+
+test('cpu: without CPU figures NOT_APPLICABLE with the reason', () => {
+  const v = verdictOf(withRows('cpu', (r) => ({ ...r, cpu_ms_per_msg: null })), 'cpu');
+  assert.equal(v.why, 'no server CPU figures (no readable process and no serverStatus extra_info CPU times)');
+});
+
+test('delivery: a lost or duplicated delivery is NOT_REPRODUCED; no capped point NOT_APPLICABLE', () => {
+  assert.equal(verdictOf(RECORDED, 'delivery').observed, '420 delivered, 0 lost, 0 duplicated');
+  const lossy = verdictOf(withRows('delivery', (r) => (r.subscribers === 1 ? { ...r, lost: 3, duplicated: 1 } : r)), 'delivery');
+  assert.deepEqual([lossy.result, lossy.observed], ['NOT_REPRODUCED', '417 delivered, 3 lost, 1 duplicated']);
+  const none = withRows('delivery', (r) => ({ ...r, mode: 'changestream' }));
+  assert.equal(verdictOf(none, 'delivery').result, 'NOT_APPLICABLE');
+});
+
+test('rate: a point more than 5% under its target is NOT_REPRODUCED; no point NOT_APPLICABLE', () => {
+  const slow = verdictOf(withRows('publish-latency', (r) => (r.subscribers === 2 ? { ...r, rate_per_s: 18.9 } : r)), 'rate');
+  assert.deepEqual([slow.result, slow.observed], ['NOT_REPRODUCED', 'worst 18.9/s for 20/s (capped, 2 subscribers)']);
+  const empty = { ...RECORDED, tables: { ...RECORDED.tables, 'publish-latency': { ...RECORDED.tables['publish-latency'], rows: [] } } };
+  assert.equal(verdictOf(empty, 'rate').result, 'NOT_APPLICABLE');
+});
+
+test('two versions: each gets its own verdicts from its own measurements', () => {
+  const two = {
+    ...withMeasured({ 'grow.allowed': false, 'grow.featureCompatibilityVersion': '5.0' }),
+    versions: [{ resolved: V }, { resolved: '8.0.4' }],
+  };
+  two.measurements.push({ version: '8.0.4', key: 'grow.allowed', value: true, unit: '' }, { version: '8.0.4', key: 'grow.featureCompatibilityVersion', value: '8.0', unit: '' });
+  const grow = checker.check(two).filter((v) => v.id === 'grow').map((v) => [v.version, v.result]);
+  assert.deepEqual(grow, [[V, 'REPRODUCED'], ['8.0.4', 'NOT_REPRODUCED']]);
+});

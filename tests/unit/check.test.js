@@ -1,0 +1,107 @@
+'use strict';
+// playbooks/lib/js/check.js: what pb::check accepts from a scenario's checker.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync, spawnSync } = require('node:child_process');
+
+const CHECK = path.join(__dirname, '..', '..', 'playbooks', 'lib', 'js', 'check.js');
+const { loadChecker, runChecker, validateClaims, CheckerError } = require(CHECK);
+
+const claims = [
+  { id: 'burst', claim: 'events arrive in one burst', expected: 'all within 0.5 s' },
+  { id: 'restart', claim: 'a restart loses the data', expected: 'documents gone' },
+];
+const checkerOf = (check) => ({ claims, check });
+const ok = { id: 'burst', observed: '0.1 s', result: 'REPRODUCED', version: '8.0.4' };
+
+test('a verdict becomes the report verdict record, claim and expected taken from the claims', () => {
+  const [record] = runChecker(checkerOf(() => [ok]), {});
+  assert.deepEqual(record, {
+    type: 'verdict', id: 'burst', claim: 'events arrive in one burst', expected: 'all within 0.5 s',
+    observed: '0.1 s', verdict: 'REPRODUCED', reason: '', version: '8.0.4', test: '',
+  });
+});
+
+test('NOT_REPRODUCED and NOT_APPLICABLE are written with a space, as the report shows them', () => {
+  const records = runChecker(checkerOf(() => [
+    { ...ok, result: 'NOT_REPRODUCED', why: '2.5 s apart' },
+    { id: 'restart', observed: 'not restarted', result: 'NOT_APPLICABLE', why: '--uri target', version: 'all' },
+  ]), {});
+  assert.deepEqual(records.map((r) => [r.verdict, r.reason]), [['NOT REPRODUCED', '2.5 s apart'], ['NOT APPLICABLE', '--uri target']]);
+});
+
+test('a number observed is kept as text', () => {
+  assert.equal(runChecker(checkerOf(() => [{ ...ok, observed: 3.5 }]), {})[0].observed, '3.5');
+});
+
+test('the checker receives the results as given', () => {
+  const results = { measurements: [{ version: '8.0.4', key: 'k', value: 1, unit: '' }], tables: {}, params: {}, versions: [] };
+  let seen;
+  runChecker(checkerOf((r) => { seen = r; return []; }), results);
+  assert.equal(seen, results);
+});
+
+test('malformed verdicts are refused with what is wrong', () => {
+  const cases = [
+    [{ ...ok, result: 'MAYBE' }, /verdict 1 \(burst\): result must be REPRODUCED, NOT_REPRODUCED, NOT_APPLICABLE, got 'MAYBE'/],
+    [{ ...ok, result: 'NOT_APPLICABLE' }, /verdict 1 \(burst\): NOT_APPLICABLE needs a why/],
+    [{ ...ok, id: 'other' }, /verdict 1: id 'other' is not one of the claims/],
+    [{ ...ok, version: '' }, /version must name a server version or 'all'/],
+    [{ ...ok, observed: undefined }, /observed must be a string or a number/],
+    [{ ...ok, claim: 5 }, /claim must be a string/],
+    [null, /verdict 1 is not an object/],
+  ];
+  for (const [verdict, message] of cases) {
+    assert.throws(() => runChecker(checkerOf(() => [verdict]), {}), (e) => e instanceof CheckerError && message.test(e.message));
+  }
+});
+
+test('a check that throws or returns no array is refused', () => {
+  assert.throws(() => runChecker(checkerOf(() => { throw new Error('no bytes'); }), {}), /check\(\) threw: no bytes/);
+  assert.throws(() => runChecker(checkerOf(() => ({})), {}), /check\(\) must return an array/);
+});
+
+test('claims need an id, a claim and an expected, each id once', () => {
+  assert.throws(() => validateClaims([]), /non-empty array/);
+  assert.throws(() => validateClaims([{ id: 'a', claim: 'c' }]), /claims\[0\] needs id, claim and expected/);
+  assert.throws(() => validateClaims([claims[0], claims[0]]), /claims\[1\]: id 'burst' is listed twice/);
+  assert.equal(validateClaims(claims), claims);
+});
+
+function tempChecker(source) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-test-'));
+  const file = path.join(dir, 'checker.js');
+  fs.writeFileSync(file, source);
+  return file;
+}
+
+test('a checker that cannot be loaded or has no check() is refused', () => {
+  assert.throws(() => loadChecker(tempChecker('syntax error here(')), /cannot be loaded/);
+  assert.throws(() => loadChecker(tempChecker('module.exports = { claims: [] };')), /must export check\(results\)/);
+});
+
+test('the command line lists the claims, and turns results.json into verdict lines', () => {
+  const file = tempChecker(`module.exports = { claims: ${JSON.stringify(claims)},
+    check: (r) => [{ id: 'burst', observed: String(r.measurements.length), result: 'REPRODUCED', version: 'all' }] };`);
+  const listed = execFileSync(process.execPath, [CHECK, '--claims', file], { encoding: 'utf8' });
+  assert.deepEqual(listed.trim().split('\n').map(JSON.parse), claims);
+  const input = path.join(path.dirname(file), 'results.json');
+  fs.writeFileSync(input, JSON.stringify({ measurements: [{}, {}], tables: {}, params: {}, versions: [] }));
+  const out = execFileSync(process.execPath, [CHECK, file, input], { encoding: 'utf8' });
+  assert.equal(JSON.parse(out).observed, '2');
+});
+
+test('on the command line a failing checker is one error line and exit 1', () => {
+  const file = tempChecker(`module.exports = { claims: ${JSON.stringify(claims)}, check() { throw new Error('boom'); } };`);
+  const input = path.join(path.dirname(file), 'results.json');
+  fs.writeFileSync(input, '{}');
+  const r = spawnSync(process.execPath, [CHECK, file, input], { encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.deepEqual(JSON.parse(r.stdout), { type: 'error', message: 'check() threw: boom' });
+  const missing = spawnSync(process.execPath, [CHECK, file, path.join(path.dirname(file), 'none.json')], { encoding: 'utf8' });
+  assert.equal(missing.status, 1);
+  assert.match(JSON.parse(missing.stdout).message, /^cannot read the results /);
+});
