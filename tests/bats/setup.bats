@@ -23,7 +23,9 @@ as_nobody() {
 shared_checkout() {
   SHARED_DIR=$(mktemp -d /tmp/dba-lab-setup-test.XXXXXX)
   mkdir -p "${SHARED_DIR}/checkout/setup"
-  cp "${DBA_LAB_ROOT}/setup/install.sh" "${SHARED_DIR}/checkout/setup/"
+  # install.sh and what it sources (node-version.sh reads package.json's engines).
+  cp "${DBA_LAB_ROOT}"/setup/*.sh "${SHARED_DIR}/checkout/setup/"
+  cp "${DBA_LAB_ROOT}/package.json" "${SHARED_DIR}/checkout/"
   chmod -R a+rX "$SHARED_DIR"
 }
 
