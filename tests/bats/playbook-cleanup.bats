@@ -59,6 +59,17 @@ nap_processes() {
   pgrep -c -x -f "sleep ${NAP}" || true
 }
 
+# The runner prints "$ sleep N" before it starts the command: wait (bounded)
+# until the process is there, so a loaded machine does not fail the count.
+wait_for_nap() {
+  local _
+  for _ in $(seq 100); do
+    [[ "$(nap_processes)" -ge 1 ]] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 # The background demo's exit status (run would wait in a subshell, which
 # cannot); a demo still running after 60 s fails the test instead of hanging it.
 wait_demo() {
@@ -116,6 +127,7 @@ wait_demo() {
 @test "Ctrl-C (SIGINT) stops the running command, cleans up, exit 130" {
   start_demo --sleep "$NAP"
   wait_for_output "\$ sleep ${NAP}"
+  wait_for_nap
   assert_equal "$(nap_processes)" 1
   kill -INT "$PLAYBOOK_PID"
   wait_demo
@@ -154,7 +166,7 @@ wait_demo() {
   kill -INT "$PLAYBOOK_PID"
   wait_for_output 'cleanup: a slow cleanup step'
   wait_for_output "^\$ sleep ${NAP}\$"
-  sleep 0.5
+  wait_for_nap
   assert_equal "$(nap_processes)" 1
   kill -INT "$PLAYBOOK_PID"
   wait_demo

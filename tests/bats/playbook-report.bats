@@ -51,7 +51,7 @@ records() {
   assert_success
   assert_line '# Demo lab: the framework'"'"'s test playbook'
   assert_line '| claim | version | expected | observed | verdict |'
-  assert_line '| the demo measured something |  | >= 1 document | 10 | **REPRODUCED** |'
+  assert_line '| every written document is counted | all | counted = written | 10 of 10 | **REPRODUCED** |'
   assert_line --regexp '^- CPU: .+, [0-9]+ cores; memory [0-9.]+ GiB$'
   assert_line '| written | 10 |'
   assert_line --regexp "^Command: \`.*demo-lab.sh --topology none --report-dir .*\`\$"

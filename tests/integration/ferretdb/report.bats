@@ -25,9 +25,10 @@ teardown() {
     --arg v "$(jq -r '.environment.versions[0].server' "${REPORT}/results.json")" "${REPORT}/results.json"
   assert_success
   assert_output 'FerretDB true true'
+  # The version cell of the demo checker's one verdict names the server as what it is.
   run grep -c -E '<td>FerretDB v[0-9.]+ \(presents itself as MongoDB [0-9.]+\)</td>' "${REPORT}/report.html"
   assert_success
-  assert_output 2
+  assert_output 1
   run grep -F 'not on MongoDB</strong>' "${REPORT}/report.html"
   assert_success
 }
