@@ -23,13 +23,6 @@ dry() {
   "$RR" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --report-dir "${WORKDIR}/report" "$@" 2>&1
 }
 
-# node with the scenario's modules: S = refresh-stats.js, P = chunk-plan.js.
-js() {
-  node -e "const S = require('${RR_JS}/model.js'); const P = require('${RR_JS}/chunk-plan.js');
-    const fs = require('fs'); const fix = (f) => JSON.parse(fs.readFileSync('${RR_FIX}/' + f, 'utf8'));
-    console.log(JSON.stringify($1))"
-}
-
 # --- the plan ------------------------------------------------------------------
 
 @test "plan: 2 one-node shards, a one-node config server set and one mongos; test commands for reshard" {
