@@ -104,7 +104,7 @@ beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/report
   [ "$status" -eq 1 ]
   assert_line --regexp '^playbook +version +status +wall +verdicts +report$'
   assert_line --regexp "^alpha-lab +7\.0 +done +[0-9]+ s +1 NOT APPLICABLE, 1 REPRODUCED +${WORKDIR}/reports/alpha-lab/report\.html$"
-  assert_line --regexp "^beta-lab +7\.0 +FAILED \(exit 1\) +[0-9]+ s +none +${WORKDIR}/reports/beta-lab/report\.md$"
+  assert_line --regexp "^beta-lab +7\.0 +FAILED \(exit 1\) +[0-9]+ s +none +${WORKDIR}/reports/beta-lab/report\.html$"
   # The table is kept beside the reports.
   run cat "${WORKDIR}/reports/check.txt"
   assert_success
