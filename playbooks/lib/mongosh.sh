@@ -136,9 +136,10 @@ pb::primary_port() {
   js+='if (h.isWritablePrimary) { found = p; break; } } catch (e) { /* not up yet */ } } '
   js+='if (found === null) sleep(500); } '
   js+='print(found === null ? "none" : found)'
-  pb::capture --read-only --dry-value "${ports%%,*}" _pp_out mongosh --nodb --quiet --norc --eval "$js" || return 1
+  # Not read-only: in a dry run there is no cluster to ask, and the probe
+  # would wait out its 60 s; the plan shows it and takes the first member.
+  pb::capture --dry-value "${ports%%,*}" _pp_out mongosh --nodb --quiet --norc --eval "$js" || return 1
   _pp_out=$(tail -n 1 <<<"$_pp_out")
-  if ((PB_DRY_RUN)); then _pp_out=${ports%%,*}; fi
   [[ "$_pp_out" =~ ^[0-9]+$ ]] || pb::die "replica set ${set}: no member said it is primary within 60 s"
   printf -v "$_pp_var" '%s' "$_pp_out"
 }

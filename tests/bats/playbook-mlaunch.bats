@@ -92,6 +92,18 @@ setup() {
   assert_output /tmp/lab/rs/rs1/mongod.log
 }
 
+@test "in a dry run the primary is the first planned member, and nothing is asked (no cluster runs)" {
+  local primary=''
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  # shellcheck disable=SC2016 # the stub's own "$*"
+  printf '#!/usr/bin/env bash\nprintf "%%s\\n" "$*" >>"%s/mongosh.calls"\n' "$BATS_TEST_TMPDIR" >"${BATS_TEST_TMPDIR}/bin/mongosh"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/mongosh"
+  PB_DRY_RUN=1 PB_TOPOLOGY=replset PB_NODES=3 PB_ARBITER=0 PB_REPLSET_NAME=rs PB_PORT=30300 PB_CLUSTER_DIR=/tmp/lab
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" pb::primary_port primary rs
+  assert_equal "$primary" 30300
+  [[ ! -e "${BATS_TEST_TMPDIR}/mongosh.calls" ]]
+}
+
 @test "a directory that exists is never claimed" {
   mkdir -p "${BATS_TEST_TMPDIR}/theirs"
   run pb::claim_dir "${BATS_TEST_TMPDIR}/theirs"
