@@ -11,10 +11,11 @@
 
 const SCALES = { small: 0.01, medium: 0.1, full: 1 };
 
-// seed 000's randomString() alphabet.
+// the change-stream-resume article's randomString() alphabet
+// (docs/articles.md#change-stream-resume).
 const ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 'latin1');
 
-// ObjectId timestamp of every generated _id: seed 000's first change event
+// ObjectId timestamp of every generated _id: the article's first change event
 // (2022-02-15T12:13:25Z), a fixed value so ids, and so resumption, are stable.
 const ID_TIME = 1644927205;
 
@@ -57,7 +58,7 @@ function apportion(total, weights) {
 
 const MIB = 1048576;
 
-// Seed 000's seedCollection(): the marker texts and the writeJunk() runs, in
+// The change-stream-resume article's seedCollection(): the marker texts and the writeJunk() runs, in
 // order. `s` is the marker's randomString length (none when null).
 const CHANGE_STREAM_SEQUENCE = [
   { msg: 'This document will be 1Kb', s: 1024 },
@@ -88,7 +89,7 @@ const SHARD_KEY_RANGE = 100000000;
 const RECIPES = {
   'change-stream-resume': {
     seed: '000',
-    summary: 'ten marker documents (seed 000\'s exact `msg` texts) between runs of 100/100/100/500/200/2000 junk documents {i, s} of 6 MiB',
+    summary: 'ten marker documents (the exact `msg` texts of "Performance Analysis of Resuming a MongoDB Change Stream") between runs of 100/100/100/500/200/2000 junk documents {i, s} of 6 MiB',
     full: 3000,
     docs: 'junk documents in all, split 100:100:100:500:200:2000 as the article does',
     size: 'BSON size of each junk document (default: the article\'s 6 MiB string, 6291493 bytes)',

@@ -74,7 +74,7 @@ cursor_record() {
   assert_equal "${stderr_lines[0]}" "analyze: ${FIX}: is a directory, not a log file"
 }
 
-# --- cursors, JSON logs (seed 000, MongoDB 5.2) ------------------------------
+# --- cursors, JSON logs (change-stream-resume article, MongoDB 5.2) ------------------------------
 
 @test "cursors: the seed's change stream cursor adds up its 10 slow query lines" {
   run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log"
@@ -233,7 +233,7 @@ cursor_record() {
   assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)"
 }
 
-# --- refresh, legacy text logs (seed 004, MongoDB 4.0 and 4.2) ---------------
+# --- refresh, legacy text logs (routing-refresh article, 4.0 and 4.2) ---------------
 
 @test "refresh: the 4.2 mongos lines give 9 refreshes, min 73, median 740, max 779 ms" {
   run analyze refresh --json "${FIX}/refresh-4.2-mongos.log"
@@ -363,7 +363,7 @@ cursor_record() {
 }
 
 @test "cursors: cursorid 0 (no open cursor) is not aggregated as a cursor" {
-  # Seed 000 line 218 with its cursor id set to 0, as OpDebug would log an
+  # The article's second batchSize: 1 line (getMore) with its cursor id set to 0, as OpDebug would log an
   # exhausted cursor if it logged one (curop.cpp logs cursorid when >= 0).
   sed -n 2p "${FIX}/changestream-5.2.json.log" | sed 's/"cursorid":8620417026431980160/"cursorid":0/' \
     >"${BATS_TEST_TMPDIR}/zero.log"
