@@ -1,5 +1,5 @@
 'use strict';
-// The data sets seedCollection writes: one recipe per seed article, each a
+// The data sets seedCollection writes: one recipe per source article (docs/articles.md), each a
 // deterministic sequence of documents whose sizes are known before anything is
 // written, so a dry run is exact and needs no connection.
 //
@@ -88,8 +88,8 @@ const SHARD_KEY_RANGE = 100000000;
 // and plan(o) where o = {name, docs, size, collections} after defaults.
 const RECIPES = {
   'change-stream-resume': {
-    seed: '000',
-    summary: 'ten marker documents (the exact `msg` texts of "Performance Analysis of Resuming a MongoDB Change Stream") between runs of 100/100/100/500/200/2000 junk documents {i, s} of 6 MiB',
+    article: 'Performance Analysis of Resuming a MongoDB Change Stream',
+    summary: 'ten marker documents (the article\'s exact `msg` texts) between runs of 100/100/100/500/200/2000 junk documents {i, s} of 6 MiB',
     full: 3000,
     docs: 'junk documents in all, split 100:100:100:500:200:2000 as the article does',
     size: 'BSON size of each junk document (default: the article\'s 6 MiB string, 6291493 bytes)',
@@ -116,7 +116,7 @@ const RECIPES = {
     },
   },
   'tiny-docs': {
-    seed: '003',
+    article: 'Why mongodump is fast',
     summary: 'N collections <name>_1..<name>_N of documents {a: "b"} (full: 4 x 1,000,000)',
     full: 1000000,
     docs: 'documents per collection',
@@ -134,7 +134,7 @@ const RECIPES = {
     },
   },
   'sensor-hourly': {
-    seed: '001',
+    article: 'Arrays and Replication: A MongoDB Performance Pitfall',
     summary: 'hourly documents {device, hour, readings: [3600 x {s, temp, hum, pm25, pm10, no2, co}]} of ~98 bytes per reading (full: 50 devices x 24 hours)',
     full: 1200,
     docs: 'hourly documents (device = n % 50, hour = n / 50 from 2013-05-01)',
@@ -167,7 +167,7 @@ const RECIPES = {
     },
   },
   ticker: {
-    seed: '002',
+    article: 'Topics: A Queue With Publishers and Subscribers',
     summary: 'ticks {time, ticker, price} one second apart from 2014-01-01T10:01:22Z, four 3-letter symbols (full: 100,000, the article\'s capped max)',
     full: 100000,
     docs: 'ticks',
@@ -189,7 +189,7 @@ const RECIPES = {
     },
   },
   'sharded-ids': {
-    seed: '004',
+    article: 'MongoDB Routing Info Storage & Refresh Optimization',
     summary: 'documents {id, s} with a numeric shard key `id` spread evenly over 0..100,000,000 (full: 2,000,000, the article\'s 2M-chunk cluster)',
     full: 2000000,
     docs: 'documents',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# playbooks/analyze on the seeds' own log lines (tests/fixtures/logs/README.md
+# playbooks/analyze on the articles' own log lines (tests/fixtures/logs/README.md
 # says where each line comes from). Expected figures were added up by hand
-# from the seed lines, not taken from the tool's output.
+# from the articles' lines, not taken from the tool's output.
 
 bats_require_minimum_version 1.5.0
 
@@ -76,7 +76,7 @@ cursor_record() {
 
 # --- cursors, JSON logs (change-stream-resume article, MongoDB 5.2) ------------------------------
 
-@test "cursors: the seed's change stream cursor adds up its 10 slow query lines" {
+@test "cursors: the article's change stream cursor adds up its 10 slow query lines" {
   run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log"
   assert_success
   run jq -r '[.ns, .originatingCommand, .changeStream, .commands, .getMores, .nreturned,
@@ -93,7 +93,7 @@ cursor_record() {
   assert_output "2022-03-02T06:47:26.367-05:00 2022-03-02T06:47:37.751-05:00"
 }
 
-@test "cursors: the seed line with typographic quotes is counted as unparsable, not fatal" {
+@test "cursors: the article's line with typographic quotes is counted as unparsable, not fatal" {
   run --separate-stderr analyze cursors "${FIX}/changestream-5.2.json.log"
   assert_success
   assert_equal "${stderr_lines[0]}" "analyze: skipped 1 unparsable line(s) out of 11 that matched the cursors filter"
@@ -299,7 +299,7 @@ cursor_record() {
 
 # --- refresh, JSON logs -----------------------------------------------------
 
-@test "refresh: the seed's 5.0 id 4619901 line gives its versions and 2442 ms" {
+@test "refresh: the article's 5.0 id 4619901 line gives its versions and 2442 ms" {
   run --separate-stderr analyze refresh --json "${FIX}/refresh-5.0.json.log"
   assert_success
   run jq -c 'select(.record == "refresh") | [.time, .namespace, .fromVersion, .toVersion, .kind,
@@ -308,7 +308,7 @@ cursor_record() {
   assert_output '["2022-10-17T16:15:56.209+08:00","test.test2","49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","49189|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","incremental",2442,"ok",4619901,"json"]'
 }
 
-@test "refresh: the seed's two mis-nested JSON lines are counted with their line numbers" {
+@test "refresh: the article's two mis-nested JSON lines are counted with their line numbers" {
   run --separate-stderr analyze refresh "${FIX}/refresh-5.0.json.log"
   assert_success
   assert_equal "${stderr_lines[0]}" "analyze: skipped 2 unparsable line(s) out of 3 that matched the refresh filter"

@@ -2,7 +2,7 @@
 //
 // No mongod can run here, so every entry below is written by hand from what the
 // server's own tests assert it logs; each test names the file and test case (or
-// the seed) it follows, in mongodb/mongo unless said otherwise. Server round
+// the article) it follows, in mongodb/mongo unless said otherwise. Server round
 // trips are covered by feeding recorded or source-derived answers to the pure
 // builders and shapers in oplog-server.js.
 

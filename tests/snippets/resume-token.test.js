@@ -80,7 +80,7 @@ test('the article: the ten tokens decode to the events printed beside them', () 
 });
 
 test("the article: ObjectId counters step by the documents seedCollection() inserts between the markers", () => {
-  // shell-configure-test.js in the seed: 1 marker, 100 junk, marker, 100 junk,
+  // shell-configure-test.js in the article: 1 marker, 100 junk, marker, 100 junk,
   // marker, marker, 100 junk, marker, marker, 500 junk, marker, 200 junk,
   // marker, marker, 2000 junk, marker.
   const counters = RT_ARTICLE_EVENTS.map(([, token]) => parseInt(decodeResumeToken(token).documentKey._id.toHexString().slice(18), 16));
