@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # array-push-oplog: what array updates really cost in the oplog, by version
-# (seed 001: every $push replicated as a $set of the whole array, SERVER-9784).
+# (the array-push-oplog article, docs/articles.md#array-push-oplog: every $push replicated as a $set of the whole array, SERVER-9784).
 # shellcheck disable=SC2329 # stage_* and playbook_* are called by pb::main
 set -euo pipefail
 # shellcheck source=playbooks/lib/playbook.sh
@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
 
 PB_NAME=array-push-oplog
 PB_TITLE="Array updates and the oplog: does a \$push still replicate the whole array?"
-PB_DESCRIPTION="Seed 001 (MongoDB 2.2): hourly documents of 3600 readings, each \$push logged as a \$set
+PB_DESCRIPTION="'Arrays and Replication: A MongoDB Performance Pitfall' (Gigi Sayfan, MongoDB 2.2): hourly documents of 3600 readings, each \$push logged as a \$set
 of the whole array, an 1800x blow-up of replicated bytes; fixed with one document per second
 compacted hourly (440x less). On a replica set, per version, this measures the oplog bytes of one
 update of each pattern at several array lengths (oplogEntrySize with a function: only the
@@ -50,7 +50,7 @@ pb::topology_options nodes
 SCENARIO_OPLOG_MB=''  # the scale's oplog_mb (playbook_configure)
 
 pb::narration prepare <<'TEXT'
-One sensor-hourly document (seed 001's shape: 3600 readings of about 100 bytes) is seeded;
+One sensor-hourly document (the article's shape: 3600 readings of about 100 bytes) is seeded;
 every reading the run writes is copied from it.
 TEXT
 pb::narration run <<'TEXT'

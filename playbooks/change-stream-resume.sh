@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# change-stream-resume: seed 000. Resume a change stream whose filter matches
+# change-stream-resume: the change-stream-resume article
+# (docs/articles.md#change-stream-resume). Resume a change stream whose filter matches
 # ten small documents buried among thousands of 6 MB ones, and time when each
 # event arrives with the default batch size, batchSize 1, and a lowered
 # internalDocumentSourceCursorBatchSizeBytes; then resume from the
@@ -11,7 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/playbook.sh"
 
 PB_NAME=change-stream-resume
 PB_TITLE="Resuming a change stream after many large non-matching events: when do the events arrive?"
-PB_DESCRIPTION="Reproduces seed 000 (MongoDB 5.2, 3 nodes): a stream filtered on fullDocument.msg
+PB_DESCRIPTION="Reproduces 'Performance Analysis of Resuming a MongoDB Change Stream' (Alex Bevilacqua; MongoDB 5.2, 3 nodes): a stream filtered on fullDocument.msg
 is resumed after a token that thousands of 6 MB non-matching inserts follow. Five runs, each
 from a fresh connection, record the arrival of every event:
   A  resumeAfter the first event's token, default batch size
@@ -74,7 +75,7 @@ TEXT
 pb::narration prepare <<'TEXT'
 A change stream with the article's filter {"fullDocument.msg": {$exists: true}}
 sees the first insert; its event _id is the token every run resumes after.
-Then seedCollection writes seed 000's sequence: ten small "marker" documents that
+Then seedCollection writes the article's sequence: ten small "marker" documents that
 match the filter, between runs of 6 MB documents that do not. Watch the MB/s.
 TEXT
 pb::narration run <<'TEXT'
@@ -219,7 +220,7 @@ stage_report() {
   pb::chart timeline --table timeline --x seconds --y event --group series --style points \
     --title "Change stream events by arrival (seconds since the stream was opened)" \
     --xlabel "seconds since open" --ylabel "event number"
-  pb::note "The runs follow seed 000: a stream filtered on fullDocument.msg resumed after tokens that ${SCENARIO_JUNK} junk documents of 6 MiB follow. Scale ${PB_SCALE_NAME}; WiredTiger cache ${CACHE_GB} GB per node; oplog ${SCENARIO_OPLOG_MB:-?} MB; slowms 0."
+  pb::note "The runs follow the article ('Performance Analysis of Resuming a MongoDB Change Stream'): a stream filtered on fullDocument.msg resumed after tokens that ${SCENARIO_JUNK} junk documents of 6 MiB follow. Scale ${PB_SCALE_NAME}; WiredTiger cache ${CACHE_GB} GB per node; oplog ${SCENARIO_OPLOG_MB:-?} MB; slowms 0."
 }
 
 # Sourced by the tests for the scenario:: functions; run, it is the playbook.

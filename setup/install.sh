@@ -24,7 +24,7 @@ readonly TOOLS="${ROOT}/.tools"
 # shellcheck source=setup/node-version.sh
 source "${ROOT}/setup/node-version.sh"
 readonly BIN="${TOOLS}/bin"
-# mongo-tools tags are not Go versions: this pseudo-version is 100.12.x (FACTS.md).
+# mongo-tools tags are not Go versions: this pseudo-version is 100.12.x (docs/mongodb-facts.md#mongo-tools-go-proxy).
 readonly DB_TOOLS_VERSION="v0.0.0-20250715155915-887641268977"
 readonly DB_TOOLS_LABEL="100.12.2+dba-lab"
 readonly DB_TOOLS=(mongodump mongorestore mongoexport bsondump)
@@ -220,7 +220,7 @@ database_tools_present() {
   done
 }
 
-# Built in a scratch module from the Go module proxy (FACTS.md); the binaries
+# Built in a scratch module from the Go module proxy (docs/mongodb-facts.md#mongo-tools-go-proxy); the binaries
 # land in .tools/bin only when all four built.
 install_database_tools() {
   if database_tools_present; then

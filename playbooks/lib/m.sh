@@ -2,7 +2,8 @@
 # shellcheck disable=SC2034 # globals are shared between the framework files
 # Server binaries through the `m` version manager, kept inside the checkout.
 #
-# m's traps (FACTS.md, node_modules/m/bin/m 1.10.0): it exits 0 after many
+# m's traps (docs/mongodb-facts.md#m-exit-zero, #m-bin-xy, #m-distro-mapping,
+# #m-prefix; m 1.10.0 bin/m): it exits 0 after many
 # failures (download failed, no build for this OS, "Aborted."), and `m bin X.Y`
 # never matches (a broken regex). So X.Y is resolved to X.Y.Z first (installed
 # versions, then m's release list), and every install is checked with

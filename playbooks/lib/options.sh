@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # globals are shared between the framework files
-# Command-line options: the common options of every playbook (DESIGN.md) and the
+# Command-line options: the common options of every playbook (README.md#playbooks) and the
 # ones a playbook declares with pb::option, parsed in one place; --help is
 # generated from the declarations, the scale table and the stage list.
 

@@ -1,5 +1,5 @@
 'use strict';
-// The data sets seedCollection writes: one recipe per seed article, each a
+// The data sets seedCollection writes: one recipe per source article (docs/articles.md), each a
 // deterministic sequence of documents whose sizes are known before anything is
 // written, so a dry run is exact and needs no connection.
 //
@@ -11,10 +11,11 @@
 
 const SCALES = { small: 0.01, medium: 0.1, full: 1 };
 
-// seed 000's randomString() alphabet.
+// the change-stream-resume article's randomString() alphabet
+// (docs/articles.md#change-stream-resume).
 const ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 'latin1');
 
-// ObjectId timestamp of every generated _id: seed 000's first change event
+// ObjectId timestamp of every generated _id: the article's first change event
 // (2022-02-15T12:13:25Z), a fixed value so ids, and so resumption, are stable.
 const ID_TIME = 1644927205;
 
@@ -57,7 +58,7 @@ function apportion(total, weights) {
 
 const MIB = 1048576;
 
-// Seed 000's seedCollection(): the marker texts and the writeJunk() runs, in
+// The change-stream-resume article's seedCollection(): the marker texts and the writeJunk() runs, in
 // order. `s` is the marker's randomString length (none when null).
 const CHANGE_STREAM_SEQUENCE = [
   { msg: 'This document will be 1Kb', s: 1024 },
@@ -87,8 +88,8 @@ const SHARD_KEY_RANGE = 100000000;
 // and plan(o) where o = {name, docs, size, collections} after defaults.
 const RECIPES = {
   'change-stream-resume': {
-    seed: '000',
-    summary: 'ten marker documents (seed 000\'s exact `msg` texts) between runs of 100/100/100/500/200/2000 junk documents {i, s} of 6 MiB',
+    article: 'Performance Analysis of Resuming a MongoDB Change Stream',
+    summary: 'ten marker documents (the article\'s exact `msg` texts) between runs of 100/100/100/500/200/2000 junk documents {i, s} of 6 MiB',
     full: 3000,
     docs: 'junk documents in all, split 100:100:100:500:200:2000 as the article does',
     size: 'BSON size of each junk document (default: the article\'s 6 MiB string, 6291493 bytes)',
@@ -115,7 +116,7 @@ const RECIPES = {
     },
   },
   'tiny-docs': {
-    seed: '003',
+    article: 'Why mongodump is fast',
     summary: 'N collections <name>_1..<name>_N of documents {a: "b"} (full: 4 x 1,000,000)',
     full: 1000000,
     docs: 'documents per collection',
@@ -133,7 +134,7 @@ const RECIPES = {
     },
   },
   'sensor-hourly': {
-    seed: '001',
+    article: 'Arrays and Replication: A MongoDB Performance Pitfall',
     summary: 'hourly documents {device, hour, readings: [3600 x {s, temp, hum, pm25, pm10, no2, co}]} of ~98 bytes per reading (full: 50 devices x 24 hours)',
     full: 1200,
     docs: 'hourly documents (device = n % 50, hour = n / 50 from 2013-05-01)',
@@ -166,7 +167,7 @@ const RECIPES = {
     },
   },
   ticker: {
-    seed: '002',
+    article: 'Topics: A Queue With Publishers and Subscribers',
     summary: 'ticks {time, ticker, price} one second apart from 2014-01-01T10:01:22Z, four 3-letter symbols (full: 100,000, the article\'s capped max)',
     full: 100000,
     docs: 'ticks',
@@ -188,7 +189,7 @@ const RECIPES = {
     },
   },
   'sharded-ids': {
-    seed: '004',
+    article: 'MongoDB Routing Info Storage & Refresh Optimization',
     summary: 'documents {id, s} with a numeric shard key `id` spread evenly over 0..100,000,000 (full: 2,000,000, the article\'s 2M-chunk cluster)',
     full: 2000000,
     docs: 'documents',

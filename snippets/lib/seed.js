@@ -33,8 +33,8 @@ three in flight; ordered and one at a time for change-stream-resume, whose
 write order is its point), flat memory for any size, deterministic content and _ids (a rerun continues
 where an interrupted one stopped, skipping what is already there).
 
-Recipes (each reproduces a seed article's data at scale 'full'):
-${Object.entries(recipes.RECIPES).map(([name, r]) => `  ${name.padEnd(21)}${r.seed ? `seed ${r.seed}: ` : ''}${r.summary}
+Recipes (each reproduces a source article's data at scale 'full'):
+${Object.entries(recipes.RECIPES).map(([name, r]) => `  ${name.padEnd(21)}${r.article ? `"${r.article}": ` : ''}${r.summary}
 ${''.padEnd(23)}docs = ${r.docs}${r.full ? ` (full ${r.full.toLocaleString('en-US')})` : ''}${r.size ? `; size = ${r.size}` : ''}`).join('\n')}
 
 Options:

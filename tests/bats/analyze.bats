@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# playbooks/analyze on the seeds' own log lines (tests/fixtures/logs/README.md
+# playbooks/analyze on the articles' own log lines (tests/fixtures/logs/README.md
 # says where each line comes from). Expected figures were added up by hand
-# from the seed lines, not taken from the tool's output.
+# from the articles' lines, not taken from the tool's output.
 
 bats_require_minimum_version 1.5.0
 
@@ -74,9 +74,9 @@ cursor_record() {
   assert_equal "${stderr_lines[0]}" "analyze: ${FIX}: is a directory, not a log file"
 }
 
-# --- cursors, JSON logs (seed 000, MongoDB 5.2) ------------------------------
+# --- cursors, JSON logs (change-stream-resume article, MongoDB 5.2) ------------------------------
 
-@test "cursors: the seed's change stream cursor adds up its 10 slow query lines" {
+@test "cursors: the article's change stream cursor adds up its 10 slow query lines" {
   run --separate-stderr cursor_record "$CURSOR" "${FIX}/changestream-5.2.json.log"
   assert_success
   run jq -r '[.ns, .originatingCommand, .changeStream, .commands, .getMores, .nreturned,
@@ -93,7 +93,7 @@ cursor_record() {
   assert_output "2022-03-02T06:47:26.367-05:00 2022-03-02T06:47:37.751-05:00"
 }
 
-@test "cursors: the seed line with typographic quotes is counted as unparsable, not fatal" {
+@test "cursors: the article's line with typographic quotes is counted as unparsable, not fatal" {
   run --separate-stderr analyze cursors "${FIX}/changestream-5.2.json.log"
   assert_success
   assert_equal "${stderr_lines[0]}" "analyze: skipped 1 unparsable line(s) out of 11 that matched the cursors filter"
@@ -233,7 +233,7 @@ cursor_record() {
   assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)"
 }
 
-# --- refresh, legacy text logs (seed 004, MongoDB 4.0 and 4.2) ---------------
+# --- refresh, legacy text logs (routing-refresh article, 4.0 and 4.2) ---------------
 
 @test "refresh: the 4.2 mongos lines give 9 refreshes, min 73, median 740, max 779 ms" {
   run analyze refresh --json "${FIX}/refresh-4.2-mongos.log"
@@ -299,7 +299,7 @@ cursor_record() {
 
 # --- refresh, JSON logs -----------------------------------------------------
 
-@test "refresh: the seed's 5.0 id 4619901 line gives its versions and 2442 ms" {
+@test "refresh: the article's 5.0 id 4619901 line gives its versions and 2442 ms" {
   run --separate-stderr analyze refresh --json "${FIX}/refresh-5.0.json.log"
   assert_success
   run jq -c 'select(.record == "refresh") | [.time, .namespace, .fromVersion, .toVersion, .kind,
@@ -308,7 +308,7 @@ cursor_record() {
   assert_output '["2022-10-17T16:15:56.209+08:00","test.test2","49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","49189|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","incremental",2442,"ok",4619901,"json"]'
 }
 
-@test "refresh: the seed's two mis-nested JSON lines are counted with their line numbers" {
+@test "refresh: the article's two mis-nested JSON lines are counted with their line numbers" {
   run --separate-stderr analyze refresh "${FIX}/refresh-5.0.json.log"
   assert_success
   assert_equal "${stderr_lines[0]}" "analyze: skipped 2 unparsable line(s) out of 3 that matched the refresh filter"
@@ -363,7 +363,7 @@ cursor_record() {
 }
 
 @test "cursors: cursorid 0 (no open cursor) is not aggregated as a cursor" {
-  # Seed 000 line 218 with its cursor id set to 0, as OpDebug would log an
+  # The article's second batchSize: 1 line (getMore) with its cursor id set to 0, as OpDebug would log an
   # exhausted cursor if it logged one (curop.cpp logs cursorid when >= 0).
   sed -n 2p "${FIX}/changestream-5.2.json.log" | sed 's/"cursorid":8620417026431980160/"cursorid":0/' \
     >"${BATS_TEST_TMPDIR}/zero.log"

@@ -2,7 +2,7 @@
 # playbooks/change-stream-resume.sh: the --dry-run plan (mlaunch flags as
 # mtools 1.7.2 passes them to mongod, the oplog from seedCollection's dry run,
 # the knob around run D, runs A to E in order), option errors, the per-run
-# cursor figures on seed 000's log lines, and measure.js plus the checker on
+# cursor figures on the article's log lines, and measure.js plus the checker on
 # them (the checker's and model's own tests: tests/unit/change-stream-resume-*).
 # No mongod here: the fake one in tests/fixtures/fake-server answers --version only.
 

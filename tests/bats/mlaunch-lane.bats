@@ -27,7 +27,7 @@ setup() {
   # Something the run did not create, beside what it does.
   printf 'mine\n' >"${LABS}/notes.txt"
   RUN_DIR="${LABS}/run"
-  FACTS="${BATS_TEST_TMPDIR}/facts"
+  OBSERVATIONS="${BATS_TEST_TMPDIR}/observations"
   OUT="${BATS_TEST_TMPDIR}/out"
   PORT=$(free_port_base)
   # Keep clear of the ephemeral port the kernel just gave back.
@@ -43,7 +43,7 @@ teardown() {
 
 lane() {
   "${LANE}/lane-lab.sh" --binarypath "${LANE}/bin" --dir "$RUN_DIR" --port "$PORT" \
-    --report-dir "${BATS_TEST_TMPDIR}/report" --facts "$FACTS" "$@"
+    --report-dir "${BATS_TEST_TMPDIR}/report" --observations "$OBSERVATIONS" "$@"
 }
 
 # Stand-ins still running from the run's folder.
@@ -62,7 +62,7 @@ assert_only_foreign_left() {
 @test "lane: a replica set with an arbiter: kinds, log paths with a space, the primary asked with hello" {
   run lane --topology replset --nodes 2 --arbiter
   assert_success
-  run cat "$FACTS"
+  run cat "$OBSERVATIONS"
   assert_success
   local d="${RUN_DIR}/7.0.12/replset"
   assert_line "$(printf 'process\treplset member\t%d\trunning\treplset\tlog-exists\t%s' "$PORT" "${d}/rs1/mongod.log")"
@@ -76,7 +76,7 @@ assert_only_foreign_left() {
 @test "lane: a sharded cluster: mongos, shard members and config server by kind, each log found" {
   run lane --topology sharded --shards 2 --nodes 1 --config-servers 1 --mongos 2
   assert_success
-  run cat "$FACTS"
+  run cat "$OBSERVATIONS"
   assert_success
   local d="${RUN_DIR}/7.0.12"
   assert_line "$(printf 'process\tmongos\t%d\trunning\t\tlog-exists\t%s' "$PORT" "${d}/mongos/mongos_${PORT}.log")"
@@ -94,7 +94,7 @@ interrupt_when() {
   local check="$1" report="${BATS_TEST_TMPDIR}/report-${RANDOM}" _
   shift
   start_with_sigint "$OUT" "${LANE}/lane-lab.sh" --binarypath "${LANE}/bin" --dir "$RUN_DIR" --port "$PORT" \
-    --report-dir "$report" --facts "$FACTS" "$@"
+    --report-dir "$report" --observations "$OBSERVATIONS" "$@"
   for _ in $(seq 600); do
     "$check" && break
     sleep 0.1

@@ -11,7 +11,7 @@ dry_run() {
     "load('snippets/index.js'); print(EJSON.stringify(seedCollection('foo', $1), {relaxed: true}))"
 }
 
-@test "the change-stream-resume dry run prints seed 000's full figures as JSON" {
+@test "the change-stream-resume dry run prints the article's full figures as JSON" {
   run dry_run "{recipe: 'change-stream-resume', scale: 'full', dryRun: true}"
   assert_success
   assert_equal "$(jq -r '.docs, .largestDoc, .ns[0], .dryRun' <<<"$output" | paste -sd ' ')" "3010 6291493 test.foo true"

@@ -30,7 +30,7 @@ usage() {
 
 # The module zip lacks the generated build/version/version.txt that the
 # version package embeds, so the source is copied and the file written
-# before building (FACTS.md).
+# before building (docs/mongodb-facts.md#ferretdb-build).
 build() {
   [[ -x "$BINARY" ]] && return 0
   command -v go >/dev/null 2>&1 || die "go not found: FerretDB is built from the Go module proxy (install Go 1.22+)"

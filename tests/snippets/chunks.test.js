@@ -1,5 +1,5 @@
 // chunkSummary's shaping on config documents shaped as 4.4 and 7.0 write them,
-// and refresh lines from seed 004 (sources: tests/fixtures/chunks/README.md).
+// and refresh lines from the routing-refresh article (sources: tests/fixtures/chunks/README.md).
 
 function chunksShape() {
   return require(require('path').join(test.root, 'snippets', 'lib', 'chunks-shape.js'));
@@ -84,9 +84,9 @@ test('the summary prints shard rows and the per-shard spread', () => {
   assert.match(text, /routing refreshes in the log: none for this namespace/);
 });
 
-test('seed 004\'s 4.2 text lines: durations and versions for wukong.actions', () => {
+test('the routing-refresh article\'s 4.2 text lines: durations and versions for wukong.actions', () => {
   const s = chunksShape();
-  const lines = require('fs').readFileSync(test.fixture('chunks', 'seed004-refresh.log'), 'utf8').split('\n');
+  const lines = require('fs').readFileSync(test.fixture('chunks', 'routing-refresh-article.log'), 'utf8').split('\n');
   const e = s.parseRefreshLines(lines, 'wukong.actions');
   assert.strictEqual(e.length, 19);
   assert.deepStrictEqual(chunksPlain(e[0]), {
@@ -101,9 +101,9 @@ test('seed 004\'s 4.2 text lines: durations and versions for wukong.actions', ()
   assert.strictEqual(st.entries[4].durationMillis, 1035);
 });
 
-test('seed 004\'s 5.0 JSON line (id 4619901): 2442 ms; the article\'s broken JSON line is skipped', () => {
+test('the routing-refresh article\'s 5.0 JSON line (id 4619901): 2442 ms; the article\'s broken JSON line is skipped', () => {
   const s = chunksShape();
-  const lines = require('fs').readFileSync(test.fixture('chunks', 'seed004-refresh.log'), 'utf8').split('\n');
+  const lines = require('fs').readFileSync(test.fixture('chunks', 'routing-refresh-article.log'), 'utf8').split('\n');
   const e = s.parseRefreshLines(lines, 'test.test2');
   assert.deepStrictEqual(chunksPlain(e), [{
     t: '2022-10-17T16:15:56.209+08:00', durationMillis: 2442, format: 'json', id: 4619901,
@@ -113,16 +113,16 @@ test('seed 004\'s 5.0 JSON line (id 4619901): 2442 ms; the article\'s broken JSO
 
 test('text lines reprinted with spaces in the time still parse; other namespaces are left out', () => {
   const s = chunksShape();
-  const lines = require('fs').readFileSync(test.fixture('chunks', 'seed004-refresh.log'), 'utf8').split('\n');
+  const lines = require('fs').readFileSync(test.fixture('chunks', 'routing-refresh-article.log'), 'utf8').split('\n');
   const e = s.parseRefreshLines(lines, 'orderSchedule.OrderDispatchLogDetail');
   assert.deepStrictEqual(chunksPlain(e.map((x) => x.durationMillis)), [190, 183, 194]);
   assert.strictEqual(e[0].t, '- Thu Oct 6 11: 28: 42.556');
   assert.strictEqual(s.parseRefreshLines(lines, 'wukong').length, 0);
 });
 
-test('a JSON line from MongoDB\'s log format with the attrs FACTS lists is read (getLog gives such strings)', () => {
+test('a JSON line from MongoDB\'s log format with the attrs catalog_cache.cpp logs is read (getLog gives such strings)', () => {
   const s = chunksShape();
-  // The attr names of id 4619901 (FACTS.md: namespace, lookupSinceVersion,
+  // The attr names of id 4619901 (docs/mongodb-facts.md#refresh-log: namespace, lookupSinceVersion,
   // newVersion, timeInStore, durationMillis), as a level-0 full refresh.
   const line = JSON.stringify({
     t: { $date: '2024-01-01T00:00:00.000+00:00' }, s: 'I', c: 'SH_REFR', id: 4619901, ctx: 'CatalogCache-1',

@@ -2,7 +2,7 @@
 //
 // No mongod can run here, so every entry below is written by hand from what the
 // server's own tests assert it logs; each test names the file and test case (or
-// the seed) it follows, in mongodb/mongo unless said otherwise. Server round
+// the article) it follows, in mongodb/mongo unless said otherwise. Server round
 // trips are covered by feeding recorded or source-derived answers to the pure
 // builders and shapers in oplog-server.js.
 
@@ -50,7 +50,7 @@ function oplogTInspect(x) {
   return require('util').inspect(x);
 }
 
-// ---- the FACTS.md table, row by row -----------------------------------------
+// ---- docs/mongodb-facts.md#oplog-array-push, row by row ---------------------
 
 test('$push to a non-empty array, $v:1: a positional $set is an element write (push_node_test.cpp ApplyToArrayWithOneElement, 01ed0776)', () => {
   const x = explainOplogEntry(oplogTUpdate({ $v: 1, $set: { 'a.1': 1 } }));
@@ -781,9 +781,9 @@ test('resume scan: slice answers add up, Longs included', () => {
   oplogTEqual(total, { entries: 102, bytes: 629147648, sameCollection: 3 });
 });
 
-test('resume advice: seed 000 event token with ~3000 6 MB entries after it points to the postBatchResumeToken', () => {
+test('resume advice: the change-stream-resume article\'s event token with ~3000 6 MB entries after it points to the postBatchResumeToken', () => {
   const { sv } = oplogT();
-  // Seed 000: the decoded token (t 1644927205, i 2, tokenType 128, v1) and the
+  // The change-stream-resume article: the decoded token (t 1644927205, i 2, tokenType 128, v1) and the
   // slow-query line of the resume: docsExamined 3039, bytesRead 19528768718.
   const decoded = { timestamp: Timestamp({ t: 1644927205, i: 2 }), version: 1, tokenType: 128 };
   const window = oplogTWindow(1644000000, 1646221637);
@@ -796,7 +796,7 @@ test('resume advice: seed 000 event token with ~3000 6 MB entries after it point
 
 test('resume advice: a high-water mark token says so', () => {
   const { sv } = oplogT();
-  // FACTS.md: 82612F653E000000022B0229296E04 is a v1 HWM at Timestamp(1630496062, 2).
+  // docs/mongodb-facts.md#resume-token-vectors: 82612F653E000000022B0229296E04 is a v1 HWM at Timestamp(1630496062, 2).
   const decoded = { timestamp: Timestamp({ t: 1630496062, i: 2 }), version: 1, tokenType: 0 };
   const r = sv.shapeResume(decoded, oplogTWindow(1630400000, 1630500000), { entries: 12, bytes: 3000, complete: true });
   assert.match(r.advice, /^resumable from this high-water mark \(postBatchResumeToken\); a resume scans 12 entries/);
@@ -847,7 +847,7 @@ test('changeStreamResumeCheck refuses a non-positive maxTimeMS', () => {
 });
 
 if (require('fs').existsSync(require('path').join(test.root, 'snippets', 'lib', 'resume-token.js'))) {
-  test('changeStreamResumeCheck decodes a seed 000 token, then needs a connection', () => {
+  test('changeStreamResumeCheck decodes the change-stream-resume article\'s token, then needs a connection', () => {
     const err = test.thrown(() => changeStreamResumeCheck('82620B98E5000000022B022C0100296E5A1004437FB549CFDD45269DD59B9BF0EB354746645F69640064620B98E564DA118651C642000004'));
     assert.match(err.message, /^changeStreamResumeCheck: needs a connected shell/);
   });

@@ -1,7 +1,8 @@
 // decodeResumeToken / compareResumeTokens against the public vectors in
-// shared/FACTS.md ("Resume tokens") and the eleven real tokens of seed 000
-// (shared/seeds/000_2864209095501384.txt), checked against the events printed
-// beside them. Layouts: mongodb/mongo src/mongo/db/pipeline/resume_token.cpp,
+// docs/mongodb-facts.md#resume-token-vectors (layouts: #resume-token-keystring,
+// #keystring-bytes, #resume-token-versions) and the eleven real tokens printed
+// in the change-stream-resume article (docs/articles.md#change-stream-resume),
+// checked against the events printed beside them. Layouts: mongodb/mongo src/mongo/db/pipeline/resume_token.cpp,
 // ResumeToken::ResumeToken(const ResumeTokenData&) and ResumeToken::getData().
 
 // Objects built by the module live in another realm than this file's literals.
@@ -9,11 +10,11 @@ function rtPlain(v) {
   return JSON.parse(JSON.stringify(v));
 }
 
-const RT_SEED_FIRST = '82620B98E5000000022B022C0100296E5A1004437FB549CFDD45269DD59B9BF0EB354746645F69640064620B98E564DA118651C642000004';
+const RT_ARTICLE_FIRST = '82620B98E5000000022B022C0100296E5A1004437FB549CFDD45269DD59B9BF0EB354746645F69640064620B98E564DA118651C642000004';
 
-// Seed 000, "Performance Using Cursor Defaults": message, token, then what the
+// The article, "Performance Using Cursor Defaults": message, token, then what the
 // token text says (t, i, _id) typed from it by hand.
-const RT_SEED_EVENTS = [
+const RT_ARTICLE_EVENTS = [
   ['This document will be 1Kb', '82621F54B3000000012B022C0100296E5A1004D9EC8991B42F4F71BA61FC5BA26E2DED46645F69640064621F54B33284546A99670EFD0004', 1646220467, 1, '621f54b33284546a99670efd'],
   ['100 6MB documents, then another 1Kb document', '82621F54C4000000062B022C0100296E5A1004D9EC8991B42F4F71BA61FC5BA26E2DED46645F69640064621F54C43284546A99670F620004', 1646220484, 6, '621f54c43284546a99670f62'],
   ['And another 100 6MB documents, then another 1Kb document', '82621F54D4000000072B022C0100296E5A1004D9EC8991B42F4F71BA61FC5BA26E2DED46645F69640064621F54D43284546A99670FC70004', 1646220500, 7, '621f54d43284546a99670fc7'],
@@ -30,8 +31,8 @@ const RT_V1_HWM = '82612F653E000000022B0229296E04';
 const RT_V2_INSERT = '826275077A000000012B042C0100296E5A1004BFFDB617400E486099007C0E0048B305463C6F7065726174696F6E54797065003C696E736572740046646F63756D656E744B65790046645F696400646275077A2F3159F971E405C6000004';
 const RT_V1_DOUBLES = '8265523992000000012B022C0100296E5A1004754B35D306B342E8BA0A3DE71005B66446465F6964004650666F6F0050337F78F63E7958E8661F808709C186A717992A6083F43058818C1A289F7C0BCFA77E73E500000004';
 
-test('seed 000 decoded example: every field, in order, with its BSON type', () => {
-  const r = decodeResumeToken(RT_SEED_FIRST);
+test('the article\'s decoded example: every field, in order, with its BSON type', () => {
+  const r = decodeResumeToken(RT_ARTICLE_FIRST);
   assert.deepStrictEqual(Object.keys(r), ['timestamp', 'version', 'tokenType', 'txnOpIndex', 'fromInvalidate', 'uuid', 'documentKey']);
   assert.strictEqual(r.timestamp._bsontype, 'Timestamp');
   assert.strictEqual(r.timestamp.high, 1644927205);
@@ -48,9 +49,9 @@ test('seed 000 decoded example: every field, in order, with its BSON type', () =
   assert.strictEqual(new Date(r.timestamp.high * 1000).toISOString(), '2022-02-15T12:13:25.000Z');
 });
 
-test('seed 000: the same token as a change event, its _id and {_data} give the same result', () => {
+test('the article: the same token as a change event, its _id and {_data} give the same result', () => {
   const event = {
-    _id: { _data: RT_SEED_FIRST },
+    _id: { _data: RT_ARTICLE_FIRST },
     operationType: 'insert',
     clusterTime: Timestamp({ t: 1644927205, i: 2 }),
     documentKey: { _id: ObjectId('620b98e564da118651c64200') },
@@ -59,11 +60,11 @@ test('seed 000: the same token as a change event, its _id and {_data} give the s
   assert.strictEqual(fromEvent.timestamp.toString(), event.clusterTime.toString());
   assert.ok(fromEvent.documentKey._id.equals(event.documentKey._id));
   assert.deepStrictEqual(rtPlain(fromEvent), rtPlain(decodeResumeToken(event._id)));
-  assert.deepStrictEqual(rtPlain(fromEvent), rtPlain(decodeResumeToken(RT_SEED_FIRST.toLowerCase())));
+  assert.deepStrictEqual(rtPlain(fromEvent), rtPlain(decodeResumeToken(RT_ARTICLE_FIRST.toLowerCase())));
 });
 
-test('seed 000: the ten tokens decode to the events printed beside them', () => {
-  for (const [msg, token, t, i, oid] of RT_SEED_EVENTS) {
+test('the article: the ten tokens decode to the events printed beside them', () => {
+  for (const [msg, token, t, i, oid] of RT_ARTICLE_EVENTS) {
     const r = decodeResumeToken(token);
     assert.strictEqual(r.timestamp.high, t, msg);
     assert.strictEqual(r.timestamp.low, i, msg);
@@ -78,17 +79,17 @@ test('seed 000: the ten tokens decode to the events printed beside them', () => 
   }
 });
 
-test("seed 000: ObjectId counters step by the documents seedCollection() inserts between the markers", () => {
-  // shell-configure-test.js in the seed: 1 marker, 100 junk, marker, 100 junk,
+test("the article: ObjectId counters step by the documents seedCollection() inserts between the markers", () => {
+  // shell-configure-test.js in the article: 1 marker, 100 junk, marker, 100 junk,
   // marker, marker, 100 junk, marker, marker, 500 junk, marker, 200 junk,
   // marker, marker, 2000 junk, marker.
-  const counters = RT_SEED_EVENTS.map(([, token]) => parseInt(decodeResumeToken(token).documentKey._id.toHexString().slice(18), 16));
+  const counters = RT_ARTICLE_EVENTS.map(([, token]) => parseInt(decodeResumeToken(token).documentKey._id.toHexString().slice(18), 16));
   const steps = counters.slice(1).map((c, k) => c - counters[k]);
   assert.deepStrictEqual(steps, [101, 101, 1, 101, 1, 501, 201, 1, 2001]);
 });
 
-test('seed 000: the ten tokens are in stream order, and the resumeAfter token precedes them', () => {
-  const tokens = RT_SEED_EVENTS.map(([, token]) => token);
+test('the article: the ten tokens are in stream order, and the resumeAfter token precedes them', () => {
+  const tokens = RT_ARTICLE_EVENTS.map(([, token]) => token);
   for (let k = 1; k < tokens.length; k++) {
     assert.strictEqual(compareResumeTokens(tokens[k - 1], tokens[k]), -1, `${k - 1} < ${k}`);
     assert.strictEqual(compareResumeTokens(tokens[k], tokens[k - 1]), 1, `${k} > ${k - 1}`);
@@ -99,7 +100,7 @@ test('seed 000: the ten tokens are in stream order, and the resumeAfter token pr
   assert.deepStrictEqual(shuffled.sort(compareResumeTokens), tokens);
 });
 
-test('FACTS: v1 high-water mark 82612F653E000000022B0229296E04', () => {
+test('public vector: v1 high-water mark 82612F653E000000022B0229296E04', () => {
   const r = decodeResumeToken(RT_V1_HWM);
   assert.deepStrictEqual(Object.keys(r), ['timestamp', 'version', 'tokenType', 'txnOpIndex', 'fromInvalidate']);
   assert.strictEqual(r.timestamp.high, 1630496062);
@@ -110,7 +111,7 @@ test('FACTS: v1 high-water mark 82612F653E000000022B0229296E04', () => {
   assert.strictEqual(r.fromInvalidate, false);
 });
 
-test('FACTS: v2 high-water mark ends 2B0429296E1404 (uuid an explicit null)', () => {
+test('public vector: v2 high-water mark ends 2B0429296E1404 (uuid an explicit null)', () => {
   const r = decodeResumeToken('82612F653E00000002' + '2B0429296E1404');
   assert.deepStrictEqual(Object.keys(r), ['timestamp', 'version', 'tokenType', 'txnOpIndex', 'fromInvalidate', 'uuid']);
   assert.strictEqual(r.version, 2);
@@ -118,7 +119,7 @@ test('FACTS: v2 high-water mark ends 2B0429296E1404 (uuid an explicit null)', ()
   assert.strictEqual(r.uuid, null);
 });
 
-test('FACTS: v2 insert, Timestamp(1651836794, 1), eventIdentifier {operationType, documentKey}', () => {
+test('public vector: v2 insert, Timestamp(1651836794, 1), eventIdentifier {operationType, documentKey}', () => {
   const r = decodeResumeToken(RT_V2_INSERT);
   assert.deepStrictEqual(Object.keys(r), ['timestamp', 'version', 'tokenType', 'txnOpIndex', 'fromInvalidate', 'uuid', 'eventIdentifier']);
   assert.strictEqual(r.timestamp.high, 1651836794);
@@ -130,7 +131,7 @@ test('FACTS: v2 insert, Timestamp(1651836794, 1), eventIdentifier {operationType
   assert.deepStrictEqual(Object.keys(r.eventIdentifier), ['operationType', 'documentKey']);
 });
 
-test('FACTS: v1 key {_id: {foo: [2e307, -2e307, 2e-307, -2e-307]}}', () => {
+test('public vector: v1 key {_id: {foo: [2e307, -2e307, 2e-307, -2e-307]}}', () => {
   const r = decodeResumeToken(RT_V1_DOUBLES);
   assert.strictEqual(r.timestamp.high, 1699887506);
   assert.strictEqual(r.uuid.toUUID().toString(), '754b35d3-06b3-42e8-ba0a-3de71005b664');
@@ -189,13 +190,13 @@ test('_typeBits beside _data restore Long and Double; an Int32 header stays a nu
 });
 
 test('compareResumeTokens: equal tokens in any form are 0; a high-water mark precedes events of its time', () => {
-  assert.strictEqual(compareResumeTokens(RT_SEED_FIRST, { _data: RT_SEED_FIRST }), 0);
-  assert.strictEqual(compareResumeTokens({ _id: { _data: RT_SEED_FIRST } }, RT_SEED_FIRST.toLowerCase()), 0);
+  assert.strictEqual(compareResumeTokens(RT_ARTICLE_FIRST, { _data: RT_ARTICLE_FIRST }), 0);
+  assert.strictEqual(compareResumeTokens({ _id: { _data: RT_ARTICLE_FIRST } }, RT_ARTICLE_FIRST.toLowerCase()), 0);
   const hwm = '82620B98E5000000022B0229296E04';
-  assert.strictEqual(compareResumeTokens(hwm, RT_SEED_FIRST), -1);
-  assert.strictEqual(compareResumeTokens(RT_SEED_FIRST, hwm), 1);
+  assert.strictEqual(compareResumeTokens(hwm, RT_ARTICLE_FIRST), -1);
+  assert.strictEqual(compareResumeTokens(RT_ARTICLE_FIRST, hwm), 1);
   // Different versions at one time: the event is still after the v2 high-water mark.
-  assert.strictEqual(compareResumeTokens(RT_SEED_FIRST, '82620B98E5000000022B0429296E1404'), 1);
+  assert.strictEqual(compareResumeTokens(RT_ARTICLE_FIRST, '82620B98E5000000022B0429296E1404'), 1);
   // Earlier cluster time first, whatever the version.
   assert.strictEqual(compareResumeTokens(RT_V1_HWM, RT_V2_INSERT), -1);
 });
@@ -206,9 +207,9 @@ test('errors name the byte offset and start with the function name', () => {
     ['826', /^decodeResumeToken: odd-length hex \(3 characters\).*at byte 1 of _data/],
     ['82620B98E50000000G', /^decodeResumeToken: not hex: character "G" at position 17.*at byte 8 of _data/],
     ['82620B98', /^decodeResumeToken: truncated key: a Timestamp needs 8 bytes, 3 left \(at byte 1 of _data\)$/],
-    [RT_SEED_FIRST.slice(0, -2), /^decodeResumeToken: truncated key: no end-of-key byte \(04\) \(at byte 55 of _data\)$/],
-    [RT_SEED_FIRST.slice(0, 60), /^decodeResumeToken: truncated key: BinData of 16 bytes needs 16 bytes, 11 left \(at byte 19 of _data\)$/],
-    [RT_SEED_FIRST + '00', /^decodeResumeToken: 1 trailing byte\(s\) after the end-of-key byte \(at byte 56 of _data\)$/],
+    [RT_ARTICLE_FIRST.slice(0, -2), /^decodeResumeToken: truncated key: no end-of-key byte \(04\) \(at byte 55 of _data\)$/],
+    [RT_ARTICLE_FIRST.slice(0, 60), /^decodeResumeToken: truncated key: BinData of 16 bytes needs 16 bytes, 11 left \(at byte 19 of _data\)$/],
+    [RT_ARTICLE_FIRST + '00', /^decodeResumeToken: 1 trailing byte\(s\) after the end-of-key byte \(at byte 56 of _data\)$/],
     ['82612F653E000000022B0629296E04', /^decodeResumeToken: unknown resume token version 3 .*at byte 9 of _data/],
     ['2B02' + '04', /^decodeResumeToken: not a resume token: the first value is not a Timestamp \(at byte 0 of _data\)$/],
     ['04', /^decodeResumeToken: invalid empty resume token/],
@@ -259,7 +260,7 @@ test('help() prints usage with examples for both functions', () => {
 test('agrees with the npm mongodb-resumetoken-decoder on every token both can read', () => {
   // An independent implementation (a devDependency, used here and in bench/ only).
   const npm = require(require.resolve('mongodb-resumetoken-decoder', { paths: [test.root] }));
-  const tokens = [RT_SEED_FIRST, ...RT_SEED_EVENTS.map(([, token]) => token), RT_V1_HWM, RT_V2_INSERT, RT_V1_DOUBLES];
+  const tokens = [RT_ARTICLE_FIRST, ...RT_ARTICLE_EVENTS.map(([, token]) => token), RT_V1_HWM, RT_V2_INSERT, RT_V1_DOUBLES];
   for (const token of tokens) {
     const ours = decodeResumeToken(token);
     const theirs = npm.decodeResumeToken(token);

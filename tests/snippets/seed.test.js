@@ -24,7 +24,7 @@ const seedSpec = {
   doc: (...elements) => 4 + elements.reduce((a, b) => a + b, 0) + 1,
 };
 
-// Seed 000's seedCollection(), transcribed: [msg, randomString length] or a junk count.
+// The change-stream-resume article's seedCollection(), transcribed: [msg, randomString length] or a junk count.
 const SEED000 = [
   ['This document will be 1Kb', 1024], 100,
   ['100 6MB documents, then another 1Kb document', 1024], 100,
@@ -38,7 +38,7 @@ const SEED000 = [
   ["This is the last document we'd expect", null],
 ];
 
-function seed000Bytes(junkCounts) {
+function articleJunkBytes(junkCounts) {
   const S = seedSpec;
   const junk = S.doc(S.oid('_id'), S.int('i'), S.str('s', 6 * 1048576));
   let bytes = 0;
@@ -52,10 +52,10 @@ function seed000Bytes(junkCounts) {
   return bytes;
 }
 
-test('change-stream-resume at full scale is seed 000 exactly: 3010 documents, about 18.9 GB', () => {
+test('change-stream-resume at full scale is the change-stream-resume article\'s data exactly: 3010 documents, about 18.9 GB', () => {
   const r = seedCollection('foo', { recipe: 'change-stream-resume', scale: 'full', dryRun: true });
   assert.strictEqual(r.docs, 3010);
-  assert.strictEqual(r.bytes, seed000Bytes([100, 100, 100, 500, 200, 2000]));
+  assert.strictEqual(r.bytes, articleJunkBytes([100, 100, 100, 500, 200, 2000]));
   assert.strictEqual(r.largestDoc, 6291493);
   assert.strictEqual((r.bytes / 1e9).toFixed(1), '18.9');
   assert.deepStrictEqual(seedPlain(r.ns), ['test.foo']);
@@ -72,9 +72,9 @@ test('change-stream-resume shrinks the junk runs proportionally: small = 1/1/1/5
   const r = seedCollection('foo', { recipe: 'change-stream-resume', dryRun: true });
   assert.strictEqual(r.scale, 'small');
   assert.strictEqual(r.docs, 40);
-  assert.strictEqual(r.bytes, seed000Bytes([1, 1, 1, 5, 2, 20]));
+  assert.strictEqual(r.bytes, articleJunkBytes([1, 1, 1, 5, 2, 20]));
   const medium = seedCollection('foo', { recipe: 'change-stream-resume', scale: 'medium', dryRun: true });
-  assert.strictEqual(medium.bytes, seed000Bytes([10, 10, 10, 50, 20, 200]));
+  assert.strictEqual(medium.bytes, articleJunkBytes([10, 10, 10, 50, 20, 200]));
 });
 
 test('docs splits the junk by largest remainder and always adds up', () => {
@@ -86,7 +86,7 @@ test('docs splits the junk by largest remainder and always adds up', () => {
   }
 });
 
-test('tiny-docs at full scale is seed 003: 4 collections x 1,000,000 documents of 31 bytes', () => {
+test('tiny-docs at full scale is the mongodump-raw-bson article\'s data: 4 collections x 1,000,000 documents of 31 bytes', () => {
   const r = seedCollection('c', { recipe: 'tiny-docs', scale: 'full', dryRun: true });
   const tiny = seedSpec.doc(seedSpec.oid('_id'), seedSpec.str('a', 1));
   assert.strictEqual(tiny, 31);
@@ -120,7 +120,7 @@ test('ticker and sharded-ids: fixed-size documents, full = 100,000 and 2,000,000
   assert.strictEqual(k.bytes, 2000000 * S.doc(S.oid('_id'), S.int('id'), S.str('s', 64)));
 });
 
-test('sharded-ids spreads the shard key over 0..100,000,000 as seed 004\'s cluster', () => {
+test('sharded-ids spreads the shard key over 0..100,000,000 as the routing-refresh article\'s cluster', () => {
   const recipes = seedTestRecipes();
   const [coll] = recipes.plan('sharded-ids', { name: 'k', docs: 2000000, seed: 1 });
   const ids = [];
@@ -191,7 +191,7 @@ test('padded documents are exactly `size` bytes; sizes read human units', () => 
   assert.strictEqual(seedCollection('p', { docs: 2, dryRun: true }).bytes, 2048, 'default 1 KB');
 });
 
-test('the dry run estimates the oplog a replica set needs (seed 000 resized it to 20 GB)', () => {
+test('the dry run estimates the oplog a replica set needs (the change-stream-resume article resized it to 20 GB)', () => {
   const r = seedCollection('foo', { recipe: 'change-stream-resume', scale: 'full', dryRun: true });
   assert.ok(r.oplogBytes > r.bytes + 3010 * 50 && r.oplogBytes < r.bytes + 3010 * 200, String(r.oplogBytes));
   assert.strictEqual(r.oplogSizeMB, Math.ceil((r.oplogBytes * 1.1) / 1048576));

@@ -29,9 +29,9 @@ test('4.4 docs example (matrices): one row with the storageStats figures', () =>
   });
 });
 
-test('seed 000\'s recorded 5.2 output: Long sizes stay exact, 15.8 GB in the table', () => {
+test('the change-stream-resume article\'s recorded 5.2 output: Long sizes stay exact, 15.8 GB in the table', () => {
   const s = statsShape();
-  const rows = s.rowsFromCollStats(statsFixture('5.2-seed000-foo.json'));
+  const rows = s.rowsFromCollStats(statsFixture('5.2-change-stream-article-foo.json'));
   assert.strictEqual(rows[0].size, 16993324327n);
   assert.strictEqual(rows[0].totalSize, 17022283776n);
   assert.strictEqual(rows[0].count, 2711n);
@@ -69,7 +69,7 @@ test('7.0 time-series: named with its buckets collection', () => {
   assert.match(table, /time-series, buckets test\.system\.buckets\.weather \(512 buckets\)/);
 });
 
-test('capped collections show their limits (seed 002\'s ticker)', () => {
+test('capped collections show their limits (the capped-pubsub article\'s ticker)', () => {
   const s = statsShape();
   const [row] = s.rowsFromCollStats(statsFixture('4.4-capped-ticker.json'));
   assert.strictEqual(row.capped, true);

@@ -1,6 +1,6 @@
 'use strict';
 // array-push-oplog's checker on recorded sizes: the curves of
-// tests/fixtures/array-push-oplog/facts-sizes.json ($v:1, $v:2, and seed 001's
+// tests/fixtures/array-push-oplog/facts-sizes.json ($v:1, $v:2, and the array-push-oplog article's
 // 2.2 behaviour where every $push was logged whole) and its per-second fix,
 // laid out as the curve-<version> tables and fix.* measurements of a run.
 // Every claim's REPRODUCED, NOT_REPRODUCED and NOT_APPLICABLE.
@@ -48,7 +48,7 @@ test('every verdict is one check.js accepts', () => {
   assert.equal(runChecker(checker, results({ '4.4.29': { curves: f.v1, fix: f.fix }, '8.0.4': { curves: f.v2, fix: f.fix } })).length, 7);
 });
 
-test("seed 001's 2.2 behaviour (every $push logged whole) makes the plain $push claim REPRODUCED", () => {
+test("the array-push-oplog article's 2.2 behaviour (every $push logged whole) makes the plain $push claim REPRODUCED", () => {
   const r = results({ '2.2.7': { curves: f.article22, fix: f.fix } });
   assert.equal(pick(r, 'push').result, 'REPRODUCED');
   assert.match(pick(r, 'fix').observed, /\(push: /);

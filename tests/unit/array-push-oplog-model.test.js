@@ -28,7 +28,7 @@ test('whole-array entries ($slice, $sort, $position, $addToSet, $pull, $pop) are
   }
 });
 
-test("a whole-array entry grows by one reading's bytes (~98, seed 001's ~100) per element", () => {
+test("a whole-array entry grows by one reading's bytes (~98, the article's ~100) per element", () => {
   assert.equal(Math.round(m.classify(f.v2['push-sort']).slope), 98);
 });
 

@@ -39,7 +39,7 @@ function stddev(values) {
   return Math.sqrt(v.reduce((a, x) => a + (x - m) ** 2, 0) / (v.length - 1));
 }
 
-// The latency table columns of seed 002's article, and then some.
+// The latency table columns of the capped-pubsub article (docs/articles.md#capped-pubsub), and then some.
 // Sorted once and read by rank: a sweep point can hold a million delivery
 // latencies, too many for Math.min(...v) (V8 caps the argument count).
 function summary(values) {

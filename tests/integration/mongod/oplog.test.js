@@ -1,7 +1,7 @@
 // The oplog snippets on a real replica set (tests/servers/mongod.sh):
 // oplogEntrySize and explainOplogEntry on real update entries of each array
-// pattern ($v:1 before 5.0, $v:2 diffs from 5.0: FACTS "Oplog update
-// entries"), oplogWindow, changeStreamResumeCheck.
+// pattern ($v:1 before 5.0, $v:2 diffs from 5.0: docs/mongodb-facts.md#oplog-update-v1,
+// #oplog-update-v2), oplogWindow, changeStreamResumeCheck.
 
 function opDb() { return db.getSiblingDB('dba_lab_oplog'); }
 

@@ -1,7 +1,7 @@
 // decodeResumeToken and compareResumeTokens on the tokens of a real change
 // stream (a replica set started by tests/servers/mongod.sh), taken in the
 // order the server delivered them. Expected shapes: snippets/lib/resume-token.js
-// (v1 from 4.0.7 to 6.0, v2 from 6.1) and FACTS-style vectors in
+// (v1 from 4.0.7 to 6.0, v2 from 6.1) and the public vectors in
 // tests/snippets/resume-token.test.js.
 
 function rtDb() { return db.getSiblingDB('dba_lab_resume_token'); }

@@ -48,7 +48,7 @@ def test_json_find_lines_are_grouped_with_their_stats():
     for line in fixture_lines("changestream-5.2.json.log"):
         if b"51803" in line:
             state.feed(0, 0, line)
-    # The seed's lines are an aggregate and its getMores: the aggregate is a
+    # The article's lines are an aggregate and its getMores: the aggregate is a
     # query operation, the getMore commands are not (as in mloginfo).
     rows = queries.rows(state)
     assert [(r["namespace"], r["operation"], r["shape"], r["count"]) for r in rows] == \

@@ -1,6 +1,6 @@
 // array-push-oplog prepare: the target must be a replica set (the bytes are
 // counted in its oplog, the lag read from its secondaries); then one
-// sensor-hourly document (seed 001's hourly array of 3600 readings of ~100
+// sensor-hourly document (the array-push-oplog article's hourly array of 3600 readings of ~100
 // bytes), the source of every reading the run writes.
 (() => {
   const hello = stage.hello();

@@ -8,7 +8,7 @@
 // cursors --json`: {docsExamined, bytesRead, commands, durationMillis}.
 
 // Events "arrive together" when the spread of their arrivals is at most this
-// fraction of the wait for the last one (seed 000: 10 events within 3 ms after
+// fraction of the wait for the last one (the change-stream-resume article: 10 events within 3 ms after
 // 12.9 s; C: 7 ms apart after 6.7 s; B's are spread over 11.4 s of 12.6 s).
 const TOGETHER_FRACTION = 0.1;
 // "at least 5x sooner" (the issue's bar for B vs A and D vs C).

@@ -1,4 +1,5 @@
-// change-stream-resume prepare: seed 000's setupEnvironment() and seedCollection().
+// change-stream-resume prepare: the change-stream-resume article's
+// (docs/articles.md#change-stream-resume) setupEnvironment() and seedCollection().
 // Opens a stream with the article's filter, inserts the first matching
 // document, keeps its event's _id (the token runs A and B resume after), then
 // writes the recipe's markers and junk in order, one document per insert.

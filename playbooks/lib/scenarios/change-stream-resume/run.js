@@ -1,6 +1,6 @@
 // change-stream-resume: one run (A to E). Resumes the stream after a saved
 // token from this fresh connection and records when each event arrives, in
-// seconds since the stream was opened, the way seed 000's Node script printed
+// seconds since the stream was opened, the way the change-stream-resume article's Node script printed
 // them. mongosh's watch() with resumeAfter sends nothing until the first
 // tryNext(); the driver answers tryNext() from the batch it holds, and only
 // asks the server (aggregate, then getMore) when that batch is empty, so
