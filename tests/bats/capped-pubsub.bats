@@ -100,13 +100,17 @@ plan_all() {
 }
 
 @test "bad subscriber counts are a usage error" {
-  run -2 "$PLAYBOOK" --dry-run --subscribers 0,10
+  run "$PLAYBOOK" --dry-run --subscribers 0,10
+  assert_failure 2
   assert_output --partial "--subscribers: 0 is not between 1 and 2000"
-  run -2 "$PLAYBOOK" --dry-run --subscribers 1,ten
+  run "$PLAYBOOK" --dry-run --subscribers 1,ten
+  assert_failure 2
   assert_output --partial "--subscribers expects whole numbers separated by commas such as 1,10,40, got '1,ten'"
-  run -2 "$PLAYBOOK" --dry-run --subscribers 1,,4
+  run "$PLAYBOOK" --dry-run --subscribers 1,,4
+  assert_failure 2
   assert_output --partial "got '1,,4'"
-  run -2 "$PLAYBOOK" --dry-run --subscribers 10,1
+  run "$PLAYBOOK" --dry-run --subscribers 10,1
+  assert_failure 2
   assert_output --partial "--subscribers must list each number once, in ascending order, got '10,1'"
 }
 
@@ -126,18 +130,23 @@ plan_all() {
 }
 
 @test "--sharded with --uri is a usage error" {
-  run -2 "$PLAYBOOK" --dry-run --sharded --uri mongodb://127.0.0.1:9/
+  run "$PLAYBOOK" --dry-run --sharded --uri mongodb://127.0.0.1:9/
+  assert_failure 2
   assert_output --partial "--sharded launches a cluster; with --uri point at a mongos instead"
 }
 
 @test "write concern, comparison and numbers are checked" {
-  run -2 "$PLAYBOOK" --dry-run --write-concern 2
+  run "$PLAYBOOK" --dry-run --write-concern 2
+  assert_failure 2
   assert_output --partial "--write-concern must be one of 1, majority, got '2'"
-  run -2 "$PLAYBOOK" --dry-run --compare oplog
+  run "$PLAYBOOK" --dry-run --compare oplog
+  assert_failure 2
   assert_output --partial "--compare must be one of changestream, none"
-  run -2 "$PLAYBOOK" --dry-run --publishers 1001
+  run "$PLAYBOOK" --dry-run --publishers 1001
+  assert_failure 2
   assert_output --partial "--publishers"
-  run -2 "$PLAYBOOK" --dry-run --capped-size 100
+  run "$PLAYBOOK" --dry-run --capped-size 100
+  assert_failure 2
   assert_output --partial "--capped-size"
 }
 
@@ -150,10 +159,13 @@ plan_all() {
 }
 
 @test "the load generator refuses bad arguments with one line, no stack trace" {
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --mode capped
+  run node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --mode capped
+  assert_failure 2
   assert_output "run.js: --uri is required"
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --uri mongodb://x/ --db d --collection c --mode tail --subscribers 1 --publishers 1 --rate 1 --seconds 1 --run-tag t --out /dev/null
+  run node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --uri mongodb://x/ --db d --collection c --mode tail --subscribers 1 --publishers 1 --rate 1 --seconds 1 --run-tag t --out /dev/null
+  assert_failure 2
   assert_output "run.js: --mode must be capped or changestream, got 'tail'"
-  run -2 node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --pids 1,x
+  run node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --pids 1,x
+  assert_failure 2
   assert_output "run.js: --pids expects process ids such as 123,456, got '1,x'"
 }

@@ -219,5 +219,6 @@ wait_demo() {
   run pb::_run_cleanups
   assert_success
   run cat "$order"
+  assert_success
   assert_output "$(printf 'restore 6.0.20\nteardown /labs/6.0.20')"
 }
