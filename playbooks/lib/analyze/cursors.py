@@ -13,7 +13,7 @@ import orjson
 from . import legacy, logv2
 from .common import UNKNOWN_TIME, Bad, Unparsable, earlier, human_bytes, seq_of, table
 from .logv2 import ATOMIC, CURSOR_LINE
-from .source import matching_lines_any, sparse
+from .source import feed_matching, sparse
 from .timecodec import Times
 
 CURSOR_LINE_FINDITER = CURSOR_LINE.finditer
@@ -157,7 +157,7 @@ class Table:
         offset base): the lines logv2.CURSOR_LINE matches are read from the
         match alone, every other line that holds a needle goes to feed."""
         if sparse(buf, start, end, needles):
-            self._feed_lines(src, buf, start, end, base, needles)
+            feed_matching(self.feed, src, buf, start, end, base, needles)
             return
         ids, stats, times, codes = self.ids, self.stats, self.times, self.codes
         index, mask = self.index, self.mask
@@ -173,7 +173,7 @@ class Table:
             if at != pos:
                 if at and buf[at - 1] != 10:
                     continue  # not a line start: left in the gap for feed
-                self._feed_lines(src, buf, pos, at, base, needles)
+                feed_matching(self.feed, src, buf, pos, at, base, needles)
                 pos = at  # a line skipped below stays in the next gap
             minute, sec, milli, zone, ns, name, cid, keys, docs, nret, read, dur = m.groups()
             if cid is None:
@@ -277,17 +277,7 @@ class Table:
                 codes[c + 2] |= flags | F_OPENER
         self.bad.matched += matched
         if pos < end:
-            self._feed_lines(src, buf, pos, end, base, needles)
-
-    def _feed_lines(self, src, buf, start, end, base, needles):
-        for needle in needles:
-            if buf.find(needle, start, end) != -1:
-                break
-        else:
-            return
-        feed = self.feed
-        for offset, line in matching_lines_any((buf[start:end],), needles, base + start):
-            feed(src, offset, line)
+            feed_matching(self.feed, src, buf, pos, end, base, needles)
 
     def _bname(self, text):
         nid = self._bnames.get(text)

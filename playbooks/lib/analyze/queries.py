@@ -17,7 +17,7 @@ import orjson
 
 from . import legacy, logv2
 from .common import Bad, Unparsable, as_int, first_key, percentile, table
-from .source import matching_lines_any, sparse
+from .source import feed_matching, sparse
 
 WHAT = "slow query"
 OPS = {"query", "getmore", "update", "remove"}
@@ -317,13 +317,7 @@ class State:
         self.bad.matched += 1
         try:
             if is_json:
-                try:
-                    doc = orjson.loads(stripped)
-                except orjson.JSONDecodeError as exc:
-                    raise Unparsable("not valid JSON (%s)" % str(exc).split(":", 1)[0])
-                if not isinstance(doc, dict):
-                    raise Unparsable("JSON line is not an object")
-                ev = event_from_doc(doc)
+                ev = event_from_doc(logv2.parse(stripped))
             else:
                 text = line.decode("utf-8", "replace")
                 match = legacy.TEXT_LINE.match(text)
@@ -350,7 +344,7 @@ class State:
         if sparse(buf, start, end, needles) or sparse(buf, start, end, (b'"command":{"getMore":',)):
             # Few slow queries, or few that the report passes over (a log
             # of finds): the regex would cost more than it saves.
-            self._feed_lines(src, buf, start, end, base, needles)
+            feed_matching(self.feed, src, buf, start, end, base, needles)
             return
         pos = start
         matched = 0
@@ -361,7 +355,7 @@ class State:
             if at and buf[at - 1] != 10:
                 continue  # not a line start: left in the gap for feed
             if at != pos:
-                self._feed_lines(src, buf, pos, at, base, needles)
+                feed_matching(self.feed, src, buf, pos, at, base, needles)
             pos = m.end() + 1
             kind, name = m.group(5, 7)
             if (name.lower() in COMMANDS_B) if kind == b"command" else (kind in OPS_B):
@@ -382,18 +376,8 @@ class State:
             else:
                 matched += 1
         if pos < end:
-            self._feed_lines(src, buf, pos, end, base, needles)
+            feed_matching(self.feed, src, buf, pos, end, base, needles)
         self.bad.matched += matched
-
-    def _feed_lines(self, src, buf, start, end, base, needles):
-        for needle in needles:
-            if buf.find(needle, start, end) != -1:
-                break
-        else:
-            return
-        feed = self.feed
-        for offset, line in matching_lines_any((buf[start:end],), needles, base + start):
-            feed(src, offset, line)
 
     def add(self, ev):
         ns, name, shape, ms, keys, docs, nreturned, plan, fmt = ev

@@ -283,3 +283,16 @@ def matching_lines_any(blocks, needles, base=0):
         base += len(block)
     if any(n in carry for n in needles):
         yield base - len(carry), carry.rstrip(b"\r")
+
+
+def feed_matching(feed, src, buf, start, end, base, needles):
+    """Calls feed(src, offset, line) for each line of buf[start:end] that holds
+    one of needles (the reports' slow path, behind their block regexes); a
+    range without any needle costs one bytes.find per needle."""
+    for needle in needles:
+        if buf.find(needle, start, end) != -1:
+            break
+    else:
+        return
+    for offset, line in matching_lines_any((buf[start:end],), needles, base + start):
+        feed(src, offset, line)
