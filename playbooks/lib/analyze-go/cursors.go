@@ -1,0 +1,615 @@
+package main
+
+// Report `cursors`: one row per cursor id from the slow query lines (id
+// 51803) that carry one. The reading of a line is the Python engine's
+// (cursors.feed: logv2.cursor_fast, else logv2.cursor_slow on the full
+// parse); per cursor a fixed record of 128 bytes plus its index entry.
+
+import (
+	"bufio"
+	"bytes"
+	"sort"
+	"strconv"
+	"unsafe"
+)
+
+const (
+	fChangeStream = 1
+	fJSON         = 2
+	fOpener       = 8
+	// Every number added is below this, so no sum can overflow 64 bits
+	// (Python's ints never do); a bigger one hands the run over.
+	valueLimit = int64(1) << 40
+)
+
+type cursorRec struct {
+	id                 int64
+	stats              [7]int64 // commands, getMores, nreturned, docsExamined, keysExamined, bytesRead, durationMillis
+	firstKey, firstSeq int64
+	lastKey, lastSeq   int64
+	ns, origin, flags  int32 // origin -1: none
+	firstTid, firstHms int32 // tid -1: no time; hms -1: a time without h:m:s
+	lastTid, lastHms   int32
+}
+
+type cursorEvent struct {
+	id                                       int64
+	ns, name, origin                         string
+	hasOrigin, changeStream                  bool
+	nreturned, docs, keys, bytesRead, millis int64
+	time                                     string
+	hasTime                                  bool
+}
+
+type cursorTable struct {
+	src   int
+	recs  []cursorRec
+	index map[int64]int32
+	names nameCache
+	clock *times
+	bad   tally
+	arena arena
+}
+
+type cursorReport struct {
+	names *interner
+	clock *times
+}
+
+func (r *cursorReport) newTable(src int) *cursorTable {
+	return &cursorTable{src: src, index: map[int64]int32{}, clock: r.clock,
+		names: nameCache{shared: r.names, local: map[string]int32{}}}
+}
+
+var (
+	dateHead     = []byte(`{"t":{"$date":"`)
+	idKey        = []byte(`"id":`)
+	cursorKey    = []byte(`"cursorid":`)
+	durationKey  = []byte(`"durationMillis":`)
+	attrKey      = []byte(`"attr":{`)
+	nsKey        = []byte(`"ns":"`)
+	commandKey   = []byte(`"command":{"`)
+	originKey    = []byte(`"originatingCommand":{"`)
+	csQuoted     = []byte(`"$changeStream"`)
+	csFirstStage = []byte(`"pipeline":[{"$changeStream":`)
+)
+
+// What cursors reads of the tail of a slow query line.
+var tailSelection = &selection{keys: map[string]*selection{
+	"cursorid": nil, "nreturned": nil, "docsExamined": nil, "keysExamined": nil, "durationMillis": nil,
+	"storage": {keys: map[string]*selection{"data": {keys: map[string]*selection{"bytesRead": nil}}}},
+}}
+
+// lastIndex: bytes.LastIndex by forward searches (vectorised, where
+// LastIndex is not; a line holds its needle once or twice).
+func lastIndex(b, sub []byte) int {
+	last := -1
+	for from := 0; ; {
+		i := bytes.Index(b[from:], sub)
+		if i < 0 {
+			return last
+		}
+		last = from + i
+		from = last + 1
+	}
+}
+
+type fastResult int
+
+const (
+	fastEvent fastResult = iota
+	fastNotCursor
+	fastSlow
+)
+
+// find: Python's bytes.find(sub, start, end) for 0 <= start.
+func find(b, sub []byte, start, end int) int {
+	if end > len(b) {
+		end = len(b)
+	}
+	if start > end {
+		return -1
+	}
+	i := bytes.Index(b[start:end], sub)
+	if i < 0 {
+		return -1
+	}
+	return start + i
+}
+
+func allDigits(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// utf8String: a view of part of a line (no copy: an event lives only while
+// its line is fed; what is kept is copied by the interners).
+func utf8String(b []byte) string {
+	if !validUTF8(b) {
+		bail("a line whose names are not UTF-8")
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// metric: a server-written number of the tail; Python adds it as it is, so
+// only a plain integer of modest size is read here.
+func metric(v *value, present bool) int64 {
+	if !present {
+		return 0
+	}
+	if v == nil || v.k != kInt || v.i >= valueLimit || v.i <= -valueLimit {
+		bail("a metric that is not a plain integer")
+	}
+	return v.i
+}
+
+// cursorFast: logv2.cursor_fast.
+func cursorFast(line []byte, a *arena) (cursorEvent, fastResult) {
+	var ev cursorEvent
+	n := len(line)
+	if n < 2 || line[n-2] != '}' || line[n-1] != '}' || !bytes.HasPrefix(line, dateHead) {
+		return ev, fastSlow
+	}
+	te := find(line, []byte{'"'}, 15, n)
+	if te < 0 {
+		return ev, fastSlow
+	}
+	at := find(line, idKey, te, te+64)
+	if at < 0 {
+		return ev, fastSlow
+	}
+	if !bytes.HasPrefix(line[at+5:], []byte("51803,")) {
+		return ev, fastNotCursor
+	}
+	p := lastIndex(line, cursorKey)
+	if p < 0 {
+		d := lastIndex(line, durationKey)
+		if d >= 0 && d+17 <= n-2 && allDigits(line[d+17:n-2]) {
+			return ev, fastNotCursor
+		}
+		return ev, fastSlow
+	}
+	tail, err := parseTail(line[:n-1], p, tailSelection, a)
+	if err != nil {
+		return ev, fastSlow
+	}
+	attr := find(line, attrKey, at, n)
+	if attr < 0 {
+		return ev, fastSlow
+	}
+	ni := find(line, nsKey, attr, p)
+	ci := find(line, commandKey, attr, p)
+	if ni < 0 || ci < 0 {
+		return ev, fastSlow
+	}
+	ns := line[ni+6 : ni+6+bytes.IndexByte(line[ni+6:], '"')]
+	name := line[ci+12 : ci+12+bytes.IndexByte(line[ci+12:], '"')]
+	if bytes.IndexByte(ns, '\\') >= 0 || bytes.IndexByte(name, '\\') >= 0 {
+		return ev, fastSlow
+	}
+	var region []byte
+	if string(name) == "getMore" {
+		if o := find(line, originKey, ci, p); o >= 0 {
+			ev.origin = utf8String(line[o+23 : o+23+bytes.IndexByte(line[o+23:], '"')])
+			ev.hasOrigin = true
+			region = line[o:p]
+		}
+	} else {
+		ev.origin, ev.hasOrigin = utf8String(name), true
+		region = line[ci:p]
+	}
+	if bytes.Contains(region, csQuoted) {
+		if !bytes.Contains(region, csFirstStage) {
+			return ev, fastSlow
+		}
+		ev.changeStream = ev.hasOrigin && ev.origin == "aggregate"
+	}
+	id := tail.get("cursorid")
+	if id == nil || id.k != kInt {
+		if id != nil && id.k == kBigInt {
+			bail("a cursor id beyond 64 bits")
+		}
+		return ev, fastSlow
+	}
+	if !tail.has("durationMillis") {
+		return ev, fastSlow
+	}
+	ev.id = id.i
+	ev.ns, ev.name = utf8String(ns), utf8String(name)
+	ev.nreturned = metric(tail.get("nreturned"), tail.has("nreturned"))
+	ev.docs = metric(tail.get("docsExamined"), tail.has("docsExamined"))
+	ev.keys = metric(tail.get("keysExamined"), tail.has("keysExamined"))
+	if storage := tail.get("storage"); storage != nil && storage.k == kObject {
+		if data := storage.get("data"); data != nil && data.k == kObject {
+			ev.bytesRead = metric(data.get("bytesRead"), data.has("bytesRead"))
+		}
+	}
+	ev.millis = metric(tail.get("durationMillis"), true)
+	ev.time, ev.hasTime = utf8String(line[15:te]), true
+	return ev, fastEvent
+}
+
+// asInt: common.as_int for the values this engine reads exactly; none is
+// Python's None.
+func asInt(v *value) (n int64, none bool) {
+	if v == nil {
+		return 0, true
+	}
+	switch v.k {
+	case kInt:
+		n = v.i
+	case kBool:
+		if v.b {
+			n = 1
+		}
+	case kString:
+		s := v.s
+		if !isASCII(s) || bytes.IndexByte([]byte(s), '\n') >= 0 {
+			bail("a number written as text this engine does not read")
+		}
+		digits := s
+		if len(digits) > 0 && digits[0] == '-' {
+			digits = digits[1:]
+		}
+		if !allDigits([]byte(digits)) {
+			return 0, true
+		}
+		parsed, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			bail("a number beyond 64 bits")
+		}
+		n = parsed
+	case kNull, kArray:
+		return 0, true
+	case kObject:
+		if !v.has("$numberLong") && !v.has("$numberInt") && !v.has("$numberDouble") {
+			return 0, true
+		}
+		bail("a number in extended JSON")
+	default:
+		bail("a number this engine does not read exactly")
+	}
+	if n >= valueLimit || n <= -valueLimit {
+		bail("a number this engine does not add exactly")
+	}
+	return n, false
+}
+
+func firstKey(v *value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	if v.k == kObject {
+		return v.first, v.hasFirst
+	}
+	if v.k == kString {
+		return v.s, true
+	}
+	return "", false
+}
+
+func isChangeStream(command *value) bool {
+	if command == nil || command.k != kObject {
+		return false
+	}
+	pipeline := command.get("pipeline")
+	if pipeline == nil || pipeline.k != kArray || len(pipeline.arr) == 0 || pipeline.arr[0] == nil ||
+		pipeline.arr[0].k != kObject {
+		return false
+	}
+	return pipeline.arr[0].has("$changeStream")
+}
+
+func docTime(doc *value) (string, bool) {
+	stamp := doc.get("t")
+	if stamp != nil && stamp.k == kObject {
+		stamp = stamp.get("$date")
+	}
+	if stamp != nil && stamp.k == kObject {
+		stamp = stamp.get("$numberLong")
+	}
+	if stamp != nil && stamp.k == kString {
+		return stamp.s, true
+	}
+	return "", false
+}
+
+// isSlowQueryID: doc.get("id") == 51803 in Python.
+func isSlowQueryID(doc *value) bool {
+	id := doc.get("id")
+	if id == nil {
+		return false
+	}
+	switch id.k {
+	case kInt:
+		return id.i == 51803
+	case kFloat, kBigInt:
+		bail("a log id that is not a plain integer")
+	}
+	return false
+}
+
+type unparsable struct{ reason string }
+
+// cursorSlow: logv2.cursor_slow; ok false when the line has no cursor.
+func cursorSlow(doc *value) (cursorEvent, bool, *unparsable) {
+	var ev cursorEvent
+	if !isSlowQueryID(doc) {
+		return ev, false, nil
+	}
+	attr := doc.get("attr")
+	if attr == nil || attr.k != kObject {
+		return ev, false, &unparsable{"slow query line without attr"}
+	}
+	if !attr.has("durationMillis") {
+		return ev, false, &unparsable{"slow query line without durationMillis (cut?)"}
+	}
+	if !attr.has("cursorid") {
+		return ev, false, nil
+	}
+	id, none := asInt(attr.get("cursorid"))
+	if none {
+		return ev, false, &unparsable{"cursorid is not an integer"}
+	}
+	ev.id = id
+	ns := attr.get("ns")
+	if ns == nil || ns.k != kString {
+		bail("a slow query line whose ns is not a string")
+	}
+	ev.ns = ns.s
+	command := attr.get("command")
+	var hasName bool
+	ev.name, hasName = firstKey(command)
+	originDoc := command
+	if hasName && ev.name == "getMore" {
+		originDoc = attr.get("originatingCommand")
+	}
+	if originDoc != nil {
+		ev.origin, ev.hasOrigin = firstKey(originDoc)
+	}
+	ev.changeStream = isChangeStream(originDoc)
+	ev.nreturned, _ = asInt(attr.get("nreturned"))
+	ev.docs, _ = asInt(attr.get("docsExamined"))
+	ev.keys, _ = asInt(attr.get("keysExamined"))
+	if storage := attr.get("storage"); storage != nil && storage.k == kObject {
+		if data := storage.get("data"); data != nil && data.k == kObject {
+			ev.bytesRead, _ = asInt(data.get("bytesRead"))
+		}
+	}
+	ev.millis, _ = asInt(attr.get("durationMillis"))
+	ev.time, ev.hasTime = docTime(doc)
+	return ev, true, nil
+}
+
+func (t *cursorTable) feed(offset int64, line []byte) {
+	t.bad.matched++
+	stripped := lstrip(line)
+	if len(stripped) == 0 || stripped[0] != '{' {
+		bail("a text line in a JSON log")
+	}
+	ev, res := cursorFast(stripped, &t.arena)
+	if res == fastNotCursor {
+		return
+	}
+	if res == fastSlow {
+		doc, err := parseDoc(stripped)
+		if err != nil {
+			if je, ok := err.(*jsonError); ok {
+				t.bad.skip(t.src, offset, "not valid JSON ("+je.reason()+")")
+				return
+			}
+			bail("a line that is not valid JSON in a way this engine does not name")
+		}
+		if doc.k != kObject {
+			t.bad.skip(t.src, offset, "JSON line is not an object")
+			return
+		}
+		var ok bool
+		var bad *unparsable
+		ev, ok, bad = cursorSlow(doc)
+		if bad != nil {
+			t.bad.skip(t.src, offset, bad.reason)
+			return
+		}
+		if !ok {
+			return
+		}
+	}
+	t.add(&ev, int64(t.src)<<48|offset)
+}
+
+func (t *cursorTable) add(ev *cursorEvent, seq int64) {
+	if ev.id == 0 {
+		return // no open cursor: nothing to follow
+	}
+	tid, hms, key := int32(-1), int64(-1), unknownTime
+	if ev.hasTime {
+		var ok bool
+		var id int32
+		id, hms, key, ok = t.clock.encode(ev.time)
+		if !ok {
+			bail("a log time this engine does not read exactly")
+		}
+		tid = id
+	}
+	getmore := ev.name == "getMore"
+	s, found := t.index[ev.id]
+	if !found {
+		s = int32(len(t.recs))
+		t.index[ev.id] = s
+		t.recs = append(t.recs, cursorRec{id: ev.id, firstKey: key, firstSeq: seq, lastKey: key, lastSeq: seq,
+			ns: t.names.id(ev.ns), origin: -1, firstTid: tid, firstHms: int32(hms),
+			lastTid: tid, lastHms: int32(hms)})
+	}
+	r := &t.recs[s]
+	if found {
+		if earlier(key, seq, r.firstKey, r.firstSeq) {
+			r.firstKey, r.firstSeq, r.firstTid, r.firstHms = key, seq, tid, int32(hms)
+		}
+		if earlier(r.lastKey, r.lastSeq, key, seq) {
+			r.lastKey, r.lastSeq, r.lastTid, r.lastHms = key, seq, tid, int32(hms)
+		}
+	}
+	r.stats[0]++
+	if getmore {
+		r.stats[1]++
+	}
+	r.stats[2] += ev.nreturned
+	r.stats[3] += ev.docs
+	r.stats[4] += ev.keys
+	r.stats[5] += ev.bytesRead
+	r.stats[6] += ev.millis
+	flags := r.flags | fJSON
+	if ev.hasOrigin && (r.origin == -1 || !getmore) {
+		r.origin = t.names.id(ev.origin)
+	}
+	if !getmore {
+		flags |= fOpener
+	}
+	if ev.changeStream {
+		flags |= fChangeStream
+	}
+	r.flags = flags
+}
+
+// merge folds a later part's table into t (cursors.Table.merge).
+func (t *cursorTable) merge(o *cursorTable) {
+	t.bad.merge(&o.bad)
+	for i := range o.recs {
+		theirs := &o.recs[i]
+		s, found := t.index[theirs.id]
+		if !found {
+			if len(t.recs) == cap(t.recs) {
+				grown := make([]cursorRec, len(t.recs), len(t.recs)+len(o.recs)-i)
+				copy(grown, t.recs)
+				t.recs = grown
+			}
+			t.index[theirs.id] = int32(len(t.recs))
+			t.recs = append(t.recs, *theirs)
+			continue
+		}
+		r := &t.recs[s]
+		for k := range r.stats {
+			r.stats[k] += theirs.stats[k]
+		}
+		if earlier(theirs.firstKey, theirs.firstSeq, r.firstKey, r.firstSeq) {
+			r.firstKey, r.firstSeq, r.firstTid, r.firstHms = theirs.firstKey, theirs.firstSeq, theirs.firstTid, theirs.firstHms
+		}
+		if earlier(r.lastKey, r.lastSeq, theirs.lastKey, theirs.lastSeq) {
+			r.lastKey, r.lastSeq, r.lastTid, r.lastHms = theirs.lastKey, theirs.lastSeq, theirs.lastTid, theirs.lastHms
+		}
+		if theirs.origin != -1 && (r.origin == -1 || theirs.flags&fOpener != 0) {
+			r.origin = theirs.origin
+		}
+		r.flags |= theirs.flags
+	}
+	o.recs, o.index = nil, nil
+}
+
+func (t *cursorTable) order() []int32 {
+	slots := make([]int32, len(t.recs))
+	for i := range slots {
+		slots[i] = int32(i)
+	}
+	sort.Slice(slots, func(i, j int) bool {
+		a, b := &t.recs[slots[i]], &t.recs[slots[j]]
+		if a.stats[6] != b.stats[6] {
+			return a.stats[6] > b.stats[6]
+		}
+		return a.id < b.id
+	})
+	return slots
+}
+
+func (t *cursorTable) timeText(tid, hms int32) (string, bool) {
+	return t.clock.decode(tid, int64(hms))
+}
+
+var statFields = [7]string{`,"commands":`, `,"getMores":`, `,"nreturned":`, `,"docsExamined":`,
+	`,"keysExamined":`, `,"bytesRead":`, `,"durationMillis":`}
+
+func (t *cursorTable) outputJSON(out *bufio.Writer) {
+	names := t.names.shared.names
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = jsonString(n)
+	}
+	var b, scratch []byte
+	timeJSON := func(tid, hms int32) []byte {
+		if tid < 0 {
+			return append(b, "null"...)
+		}
+		scratch = t.clock.appendTime(scratch[:0], tid, int64(hms))
+		return appendJSONString(b, scratch)
+	}
+	for _, s := range t.order() {
+		r := &t.recs[s]
+		b = b[:0]
+		b = append(b, `{"record":"cursor","cursorId":"`...)
+		b = strconv.AppendInt(b, r.id, 10)
+		b = append(b, `","ns":`...)
+		b = append(b, quoted[r.ns]...)
+		b = append(b, `,"originatingCommand":`...)
+		if r.origin >= 0 {
+			b = append(b, quoted[r.origin]...)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, `,"changeStream":`...)
+		b = strconv.AppendBool(b, r.flags&fChangeStream != 0)
+		for k, field := range statFields {
+			b = append(b, field...)
+			b = strconv.AppendInt(b, r.stats[k], 10)
+		}
+		b = append(b, `,"firstTime":`...)
+		b = timeJSON(r.firstTid, r.firstHms)
+		b = append(b, `,"lastTime":`...)
+		b = timeJSON(r.lastTid, r.lastHms)
+		b = append(b, `,"format":"json"}`+"\n"...)
+		out.Write(b)
+	}
+}
+
+func (t *cursorTable) outputTable(out *bufio.Writer) {
+	if len(t.recs) == 0 {
+		return
+	}
+	names := t.names.shared.names
+	headers := []string{"CURSOR ID", "NS", "OPENED BY", "CMDS", "GETMORES", "NRETURNED", "DOCS EXAMINED",
+		"KEYS EXAMINED", "BYTES READ", "MILLIS", "FIRST", "LAST", "FORMAT"}
+	var rows [][]cell
+	for _, s := range t.order() {
+		r := &t.recs[s]
+		var opened cell
+		if r.origin >= 0 {
+			opened = str(names[r.origin])
+		}
+		if r.flags&fChangeStream != 0 {
+			base := "aggregate"
+			if opened != nil && *opened != "" {
+				base = *opened
+			}
+			opened = str(base + "/$changeStream")
+		}
+		timeCell := func(tid, hms int32) cell {
+			if text, ok := t.timeText(tid, hms); ok {
+				return str(text)
+			}
+			return nil
+		}
+		rows = append(rows, []cell{itoa(r.id), str(names[r.ns]), opened, itoa(r.stats[0]), itoa(r.stats[1]),
+			itoa(r.stats[2]), itoa(r.stats[3]), itoa(r.stats[4]), str(humanBytes(r.stats[5])), itoa(r.stats[6]),
+			timeCell(r.firstTid, r.firstHms), timeCell(r.lastTid, r.lastHms), str("json")})
+	}
+	writeTable(out, headers, rows, map[int]bool{0: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true})
+}

@@ -1,0 +1,3 @@
+module dba-lab/analyze-go
+
+go 1.21

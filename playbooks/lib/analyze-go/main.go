@@ -1,0 +1,336 @@
+// analyze-go: the compiled engine of playbooks/analyze for its common case,
+// `cursors` and `queries` over plain JSON (4.4+) log files. Its output is
+// byte for byte the Python engine's (playbooks/lib/analyze), which stays the
+// reference and reads everything else: text logs, gzip, stdin, `refresh`,
+// help and usage errors, and any line this engine is not sure to read the
+// same way. For those it hands the whole run over (exec) before writing
+// anything, so a run is always one engine's.
+//
+// playbooks/analyze starts it with DBA_LAB_ANALYZE_PYTHON and
+// DBA_LAB_ANALYZE_SCRIPT (how to start the Python engine) and
+// DBA_LAB_ANALYZE_SOURCE (the hash of this source as playbooks/analyze sees
+// it: an engine built from other source hands over). Run without them, it
+// exits 3 with the reason instead of handing over.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+)
+
+// sourceHash is set at build time (setup/install.sh: -ldflags -X).
+var sourceHash = "unset"
+
+const handedOver = 3
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func handOver(args []string, reason string) int {
+	python, script := os.Getenv("DBA_LAB_ANALYZE_PYTHON"), os.Getenv("DBA_LAB_ANALYZE_SCRIPT")
+	if python == "" || script == "" {
+		fmt.Fprintf(os.Stderr, "analyze-go: left to the Python engine: %s\n", reason)
+		return handedOver
+	}
+	env := []string{"DBA_LAB_ANALYZE_ENGINE=python"}
+	for _, kv := range os.Environ() {
+		if !bytes.HasPrefix([]byte(kv), []byte("DBA_LAB_ANALYZE_ENGINE=")) {
+			env = append(env, kv)
+		}
+	}
+	err := syscall.Exec(python, append([]string{python, script}, args...), env)
+	fmt.Fprintf(os.Stderr, "analyze: cannot start the Python engine (%s): %v\n", python, err)
+	return 1
+}
+
+func run(args []string) (code int) {
+	if want := os.Getenv("DBA_LAB_ANALYZE_SOURCE"); want != "" && want != sourceHash {
+		fmt.Fprintln(os.Stderr, "analyze: the Go engine was built from other source; using the Python engine"+
+			" (./setup/install.sh rebuilds it)")
+		return handOver(args, "built from other source")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok {
+				panic(r)
+			}
+			code = handOver(args, b.reason)
+		}
+	}()
+	report, asJSON, files := parseArgs(args)
+	for _, path := range files {
+		sniff(path)
+	}
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	go func() {
+		<-interrupts
+		os.Stderr.WriteString("\nanalyze: interrupted\n")
+		os.Exit(130)
+	}()
+	signal.Ignore(syscall.SIGPIPE)
+	// Parts hold little garbage (per-line values die at once): collect less often.
+	debug.SetGCPercent(400)
+
+	var errText bytes.Buffer
+	report1 := func(what string, found bool, bad *tally) {
+		if !found {
+			fmt.Fprintf(&errText, "analyze: no %s lines found in %d file(s)\n", what, len(files))
+		}
+		if bad.unparsable > 0 {
+			fmt.Fprintf(&errText, "analyze: skipped %d unparsable line(s) out of %d that matched the %s filter\n",
+				bad.unparsable, bad.matched, report)
+			for _, line := range describe(bad.examples, files) {
+				fmt.Fprintf(&errText, "  %s\n", line)
+			}
+		}
+	}
+	// Nothing is written before all is decided: the last hand-over is in
+	// write (tables check their cells first).
+	var write func(*bufio.Writer)
+	switch report {
+	case "cursors":
+		state := scanCursors(files)
+		report1("cursor", len(state.recs) > 0, &state.bad)
+		write = state.outputTable
+		if asJSON {
+			write = state.outputJSON
+		}
+	case "queries":
+		state := scanQueries(files)
+		rows := state.rows()
+		report1("slow query", len(state.groups) > 0, &state.bad)
+		write = func(out *bufio.Writer) { state.outputTable(out, rows) }
+		if asJSON {
+			write = func(out *bufio.Writer) { state.outputJSON(out, rows) }
+		}
+	}
+	out := bufio.NewWriterSize(os.Stdout, 1<<18)
+	write(out)
+	if err := out.Flush(); err != nil {
+		if errors.Is(err, syscall.EPIPE) {
+			return 0 // the reader (head, less) went away: not an error of ours
+		}
+		fmt.Fprintf(os.Stderr, "analyze: write error: %v\n", err)
+		return 1
+	}
+	os.Stderr.Write(errText.Bytes())
+	return 0
+}
+
+func scanCursors(files []string) *cursorTable {
+	r := &cursorReport{names: newInterner(), clock: newTimes()}
+	total := r.newTable(0)
+	for src, path := range files {
+		parts := scanFile(path, func() feeder { return r.newTable(src) }, []byte("51803"))
+		for _, p := range parts {
+			total.merge(p.(*cursorTable))
+		}
+	}
+	return total
+}
+
+func scanQueries(files []string) *queryState {
+	total := newQueryState(0)
+	for src, path := range files {
+		parts := scanFile(path, func() feeder { return newQueryState(src) }, []byte("51803"))
+		for _, p := range parts {
+			total.merge(p.(*queryState))
+		}
+	}
+	return total
+}
+
+// parseArgs: cli.parse_args for what this engine runs; anything else (help,
+// usage errors, stdin, refresh) is the Python engine's to say.
+func parseArgs(args []string) (string, bool, []string) {
+	report := ""
+	asJSON := false
+	var files []string
+	onlyFiles := false
+	for _, arg := range args {
+		switch {
+		case onlyFiles:
+			files = append(files, arg)
+		case arg == "-h" || arg == "--help":
+			bail("help")
+		case arg == "--json":
+			asJSON = true
+		case arg == "--":
+			onlyFiles = true
+		case len(arg) > 1 && arg[0] == '-':
+			bail("usage")
+		case report == "":
+			report = arg
+		default:
+			files = append(files, arg)
+		}
+	}
+	if report != "cursors" && report != "queries" {
+		bail("report %q", report)
+	}
+	if len(files) == 0 {
+		bail("usage: no file")
+	}
+	for _, path := range files {
+		if path == "-" {
+			bail("stdin")
+		}
+		info, err := os.Stat(path)
+		if err != nil || !info.Mode().IsRegular() {
+			bail("%s: not a regular file", path)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			bail("%s: not readable", path)
+		}
+		f.Close()
+	}
+	return report, asJSON, files
+}
+
+const sniffBytes = 64 << 10
+
+func isRegexSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// sniff: source.Source.sniff; only a file that starts as a JSON log passes.
+func sniff(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		bail("%s: cannot open", path)
+	}
+	defer f.Close()
+	head := make([]byte, sniffBytes)
+	n, _ := f.Read(head)
+	head = head[:n]
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		bail("gzip")
+	}
+	if len(bytes.TrimLeft(head, " \t\n\r\v\f")) == 0 {
+		return
+	}
+	lines := bytes.Split(head, []byte("\n"))
+	if len(lines) > 1 && len(head) >= sniffBytes {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > 200 {
+		lines = lines[:200]
+	}
+	for _, line := range lines {
+		i := 0
+		for i < len(line) && isRegexSpace(line[i]) {
+			i++
+		}
+		if i < len(line) && line[i] == '{' {
+			return
+		}
+		if isTextLogStart(line) {
+			bail("%s: a text log", path)
+		}
+	}
+	bail("%s: not a log", path)
+}
+
+// isTextLogStart: an ISO-8601 time (2.6 to 4.2) or a ctime one (2.2, 2.4)
+// at the start of the line.
+func isTextLogStart(l []byte) bool {
+	s := string(l)
+	if len(s) >= 19 && digitsAt(s, 0, 4) && s[4] == '-' && digitsAt(s, 5, 2) && s[7] == '-' && digitsAt(s, 8, 2) &&
+		s[10] == 'T' && digitsAt(s, 11, 2) && s[13] == ':' && digitsAt(s, 14, 2) && s[16] == ':' && digitsAt(s, 17, 2) {
+		return true
+	}
+	upper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	lower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	if len(s) < 8 || !upper(s[0]) || !lower(s[1]) || !lower(s[2]) || s[3] != ' ' || !upper(s[4]) || !lower(s[5]) ||
+		!lower(s[6]) || s[7] != ' ' {
+		return false
+	}
+	i := 8
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(s) && j < i+2 && isDigit(s[j]) {
+		j++
+	}
+	if j == i {
+		return false
+	}
+	// " +\d{1,2}" backtracks: a third digit fails the space that follows.
+	return j+9 <= len(s) && s[j] == ' ' && digitsAt(s, j+1, 2) && s[j+3] == ':' && digitsAt(s, j+4, 2) &&
+		s[j+6] == ':' && digitsAt(s, j+7, 2)
+}
+
+// describe: cli.describe for plain files ("file:line: reason").
+func describe(examples []example, files []string) []string {
+	out := make([]string, 0, len(examples))
+	for _, e := range examples {
+		out = append(out, fmt.Sprintf("%s:%d: %s", files[e.src], lineNumber(files[e.src], e.offset), e.reason))
+	}
+	return out
+}
+
+func lineNumber(path string, offset int64) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		bail("%s: cannot read again", path)
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	var pos, lines int64 = 0, 1
+	for pos < offset {
+		want := int64(len(buf))
+		if offset-pos < want {
+			want = offset - pos
+		}
+		n, err := f.ReadAt(buf[:want], pos)
+		lines += int64(bytes.Count(buf[:n], []byte("\n")))
+		pos += int64(n)
+		if n == 0 || err != nil && pos < offset {
+			break
+		}
+	}
+	return lines
+}
+
+// plainCell: no character that Python's str.rstrip() would cut at a line's
+// end but a space (then the table would be cut differently).
+func plainCell(s string) bool {
+	for _, r := range s {
+		if r != ' ' && isPyWhitespace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func isPyWhitespace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f, ' ', 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f,
+		0x205f, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+func writeTable(out *bufio.Writer, headers []string, rows [][]cell, numeric map[int]bool) {
+	for _, row := range rows {
+		for _, c := range row {
+			if c != nil && !plainCell(*c) {
+				bail("a table cell with a whitespace character other than space")
+			}
+		}
+	}
+	out.WriteString(table(headers, rows, numeric))
+	out.WriteString("\n")
+}

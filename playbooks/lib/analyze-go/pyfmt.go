@@ -1,0 +1,191 @@
+package main
+
+// Text exactly as the Python engine writes it: JSON strings as orjson and
+// json.dumps(ensure_ascii=False) escape them (the same rules), floats as
+// Python's repr and round(x, 1), and the aligned tables of common.table.
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+const hexdigits = "0123456789abcdef"
+
+// appendJSONString: a JSON string with only '"', '\\' and C0 controls
+// escaped (\b \t \n \f \r short, the rest \u00xx); non-ASCII and DEL as is.
+func appendJSONString[T string | []byte](dst []byte, s T) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"':
+			dst = append(dst, '\\', '"')
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexdigits[c>>4], hexdigits[c&15])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+func jsonString(s string) string { return string(appendJSONString(nil, s)) }
+
+// pyRepr: Python's repr of a finite float (shortest round trip; exponent
+// form when the decimal point is 16 places or more to the right or 4 or
+// more to the left of the digits).
+func pyRepr(f float64) string {
+	if f == 0 {
+		if 1/f < 0 {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // -d.ddde±XX
+	neg := e[0] == '-'
+	if neg {
+		e = e[1:]
+	}
+	at := strings.IndexByte(e, 'e')
+	digits := strings.Replace(e[:at], ".", "", 1)
+	exp, _ := strconv.Atoi(e[at+1:])
+	decpt := exp + 1
+	var out string
+	if decpt <= -4 || decpt > 16 {
+		mant := digits[:1]
+		if len(digits) > 1 {
+			mant += "." + digits[1:]
+		}
+		sign := "+"
+		if exp < 0 {
+			sign = "-"
+			exp = -exp
+		}
+		x := strconv.Itoa(exp)
+		if len(x) < 2 {
+			x = "0" + x
+		}
+		out = mant + "e" + sign + x
+	} else if decpt <= 0 {
+		out = "0." + strings.Repeat("0", -decpt) + digits
+	} else if decpt >= len(digits) {
+		out = digits + strings.Repeat("0", decpt-len(digits)) + ".0"
+	} else {
+		out = digits[:decpt] + "." + digits[decpt:]
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// round1: Python's round(f, 1) (correctly rounded, ties to even on the
+// exact binary value).
+func round1(f float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 1, 64), 64)
+	return r
+}
+
+// A number as Python prints it: int when integral (the engine's
+// int(value) if value == int(value)), else its float.
+type pyNum struct {
+	isFloat bool
+	i       int64
+	f       float64
+}
+
+func (n pyNum) String() string {
+	if n.isFloat {
+		return pyRepr(n.f)
+	}
+	return strconv.FormatInt(n.i, 10)
+}
+
+// cell: a table cell; nil prints "-" (Python's None).
+type cell = *string
+
+func str(s string) cell { return &s }
+
+func itoa(n int64) cell { return str(strconv.FormatInt(n, 10)) }
+
+func humanBytes(n int64) string {
+	v := float64(n)
+	for _, unit := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
+		if v < 1024 || unit == "TiB" {
+			if unit == "B" {
+				return strconv.FormatInt(int64(v), 10) + " B"
+			}
+			return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+		}
+		v /= 1024
+	}
+	return ""
+}
+
+// table: common.table (widths in characters, numeric columns right-aligned,
+// trailing spaces cut).
+func table(headers []string, rows [][]cell, numeric map[int]bool) string {
+	widths := make([]int, len(headers))
+	for i, h := range headers {
+		widths[i] = utf8.RuneCountInString(h)
+	}
+	text := func(c cell) string {
+		if c == nil {
+			return "-"
+		}
+		return *c
+	}
+	for _, row := range rows {
+		for i, c := range row {
+			if n := utf8.RuneCountInString(text(c)); n > widths[i] {
+				widths[i] = n
+			}
+		}
+	}
+	var b strings.Builder
+	line := func(cells []string) {
+		var l strings.Builder
+		for i, c := range cells {
+			if i > 0 {
+				l.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			if numeric[i] {
+				l.WriteString(pad)
+				l.WriteString(c)
+			} else {
+				l.WriteString(c)
+				l.WriteString(pad)
+			}
+		}
+		b.WriteString(strings.TrimRight(l.String(), " "))
+	}
+	line(headers)
+	for _, row := range rows {
+		b.WriteByte('\n')
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = text(c)
+		}
+		line(cells)
+	}
+	return b.String()
+}

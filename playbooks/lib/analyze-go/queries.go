@@ -1,0 +1,555 @@
+package main
+
+// Report `queries`: slow operations grouped by namespace, operation and
+// query shape, as the Python engine's queries module (itself mtools'
+// mloginfo --queries grouping): the same operations, the same shape (values
+// replaced by 1; $in, $gt, $gte, $lt, $lte and $exists collapse their
+// operand; keys sorted), the same percentiles and roundings.
+
+import (
+	"bufio"
+	"bytes"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var (
+	queryOps      = map[string]bool{"query": true, "getmore": true, "update": true, "remove": true}
+	queryCommands = map[string]bool{"count": true, "findandmodify": true, "geonear": true, "find": true, "aggregate": true}
+	collapsing    = map[string]bool{"$in": true, "$gt": true, "$gte": true, "$lt": true, "$lte": true, "$exists": true}
+	extendedJSON  = map[string]bool{"$oid": true, "$date": true, "$numberLong": true, "$numberInt": true,
+		"$numberDouble": true, "$numberDecimal": true, "$binary": true, "$timestamp": true,
+		"$regularExpression": true, "$uuid": true, "$minKey": true, "$maxKey": true, "$undefined": true,
+		"$symbol": true, "$code": true, "$dbPointer": true, "$regex": true}
+	slowQueryID  = []byte(`"id":51803`)
+	slowQueryMsg = []byte("Slow query")
+)
+
+// What a slow query line is read for: the id, and in attr the fields the
+// report uses (the rest of the line is checked, not built).
+var querySelection = &selection{keys: map[string]*selection{
+	"id": nil,
+	"attr": {keys: map[string]*selection{
+		"type": nil, "ns": nil, "durationMillis": nil, "keysExamined": nil, "docsExamined": nil,
+		"nreturned": nil, "planSummary": nil,
+		"command": {keys: map[string]*selection{"filter": nil, "query": nil, "q": nil}},
+	}},
+}}
+
+type queryKey struct {
+	ns      string
+	nsNone  bool
+	name    string
+	shape   string
+	noShape bool
+}
+
+type queryGroup struct {
+	keys, docs, nreturned, total int64
+	durations                    map[int64]int64
+	plans                        map[string]*int64
+}
+
+type queryState struct {
+	src    int
+	groups map[queryKey]*queryGroup
+	shapes map[string]string // compact key of a normalized filter -> its text
+	bad    tally
+	arena  arena
+}
+
+func newQueryState(src int) *queryState {
+	return &queryState{src: src, groups: map[queryKey]*queryGroup{}, shapes: map[string]string{}}
+}
+
+func (q *queryState) feed(offset int64, line []byte) {
+	stripped := lstrip(line)
+	if len(stripped) == 0 || stripped[0] != '{' {
+		bail("a text line in a JSON log")
+	}
+	if !bytes.Contains(stripped, slowQueryID) && !bytes.Contains(stripped, slowQueryMsg) {
+		return
+	}
+	q.bad.matched++
+	doc, err := parseSelected(stripped, querySelection, &q.arena)
+	if err != nil {
+		if je, ok := err.(*jsonError); ok {
+			q.bad.skip(q.src, offset, "not valid JSON ("+je.reason()+")")
+			return
+		}
+		bail("a line that is not valid JSON in a way this engine does not name")
+	}
+	if doc.k != kObject {
+		q.bad.skip(q.src, offset, "JSON line is not an object")
+		return
+	}
+	if !isSlowQueryID(doc) {
+		return
+	}
+	attr := doc.get("attr")
+	if attr == nil || attr.k != kObject {
+		q.bad.skip(q.src, offset, "slow query line without attr")
+		return
+	}
+	if !attr.has("durationMillis") {
+		q.bad.skip(q.src, offset, "slow query line without durationMillis (cut?)")
+		return
+	}
+	q.fromAttr(attr)
+}
+
+// fromAttr: queries.event_from_attr and State.add.
+func (q *queryState) fromAttr(attr *value) {
+	kindV := attr.get("type")
+	command := attr.get("command")
+	var name string
+	switch {
+	case kindV == nil || kindV.k == kNull || kindV.k == kInt || kindV.k == kBool || kindV.k == kFloat ||
+		kindV.k == kBigInt:
+		return // hashable, never one of the operations
+	case kindV.k != kString:
+		bail("a slow query type that is not a string")
+	case kindV.s == "command":
+		n, ok := firstKey(command)
+		if !ok || !queryCommands[asciiLower(n)] {
+			return
+		}
+		name = strings.Clone(n)
+	case queryOps[kindV.s]:
+		name = strings.Clone(kindV.s)
+	default:
+		return
+	}
+	key := queryKey{name: name, noShape: true}
+	if command != nil && command.k == kObject {
+		var source *value
+		switch asciiLower(name) {
+		case "find":
+			source = command.get("filter")
+		case "aggregate":
+		default:
+			switch {
+			case command.has("query"):
+				source = command.get("query")
+			case command.has("q"):
+				source = command.get("q")
+			default:
+				source = command.get("filter")
+			}
+		}
+		if source != nil && source.k == kObject {
+			key.shape, key.noShape = q.shapeText(normalize(source)), false
+		}
+	}
+	ns := attr.get("ns")
+	switch {
+	case ns == nil || ns.k == kNull:
+		key.nsNone = true
+	case ns.k == kString:
+		key.ns = strings.Clone(ns.s)
+	default:
+		bail("a slow query ns that is not a string")
+	}
+	ms, _ := asInt(attr.get("durationMillis"))
+	keys, _ := asInt(attr.get("keysExamined"))
+	docs, _ := asInt(attr.get("docsExamined"))
+	nret, _ := asInt(attr.get("nreturned"))
+	plan := attr.get("planSummary")
+	if plan != nil && plan.k != kString && plan.k != kNull {
+		bail("a plan summary that is not a string")
+	}
+	g := q.groups[key]
+	if g == nil {
+		g = &queryGroup{durations: map[int64]int64{}, plans: map[string]*int64{}}
+		q.groups[key] = g
+	}
+	g.keys += keys
+	g.docs += docs
+	g.nreturned += nret
+	g.total += ms
+	g.durations[ms]++
+	if plan != nil && plan.k == kString {
+		// Counted through a pointer: assigning to a map with an existing
+		// key would store plan.s, a view of the line, as the key.
+		n := g.plans[plan.s]
+		if n == nil {
+			n = new(int64)
+			g.plans[strings.Clone(plan.s)] = n
+		}
+		*n++
+	}
+}
+
+// asciiLower: str.lower() where it can matter (the names compared are
+// ASCII; a non-ASCII name never lowers to one of them).
+func asciiLower(s string) string {
+	if !isASCII(s) {
+		return "\x00" + s
+	}
+	return strings.ToLower(s)
+}
+
+func one() *value { return &value{k: kInt, i: 1} }
+
+// normalize: queries.normalize.
+func normalize(v *value) *value {
+	switch v.k {
+	case kObject:
+		out := &value{k: kObject}
+		for i, key := range v.keys {
+			item := v.vals[i]
+			if collapsing[key] {
+				return one()
+			}
+			if extendedJSON[key] && len(v.keys) <= 2 {
+				return one()
+			}
+			if key == "$nin" {
+				item = one()
+			}
+			if (key == "query" || key == "$query") && item.k == kObject {
+				return normalize(item)
+			}
+			if item.k == kObject || item.k == kArray {
+				out.set(key, normalize(item))
+			} else {
+				out.set(key, one())
+			}
+		}
+		return out
+	case kArray:
+		if len(v.arr) > 0 {
+			allStrings := true
+			for _, item := range v.arr {
+				if item.k != kString {
+					allStrings = false
+					break
+				}
+			}
+			if allStrings {
+				return &value{k: kArray, arr: []*value{one()}}
+			}
+		}
+		items := make([]*value, len(v.arr))
+		hasDict := false
+		for i, item := range v.arr {
+			items[i] = normalize(item)
+			if items[i].k == kObject {
+				hasDict = true
+			}
+		}
+		if !hasDict {
+			sortKeys := make([]string, len(items))
+			for i, item := range items {
+				sortKeys[i] = string(appendShape(nil, item, false))
+			}
+			idx := make([]int, len(items))
+			for i := range idx {
+				idx[i] = i
+			}
+			sort.SliceStable(idx, func(a, b int) bool { return sortKeys[idx[a]] < sortKeys[idx[b]] })
+			sorted := make([]*value, len(items))
+			for i, j := range idx {
+				sorted[i] = items[j]
+			}
+			items = sorted
+		}
+		return &value{k: kArray, arr: items}
+	}
+	return one()
+}
+
+// appendShape: json.dumps(shape, sort_keys=True, separators=(", ", ": "))
+// of a normalized value (1, lists, objects).
+func appendShape(dst []byte, v *value, _ bool) []byte {
+	switch v.k {
+	case kObject:
+		idx := make([]int, len(v.keys))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.Slice(idx, func(a, b int) bool { return v.keys[idx[a]] < v.keys[idx[b]] })
+		dst = append(dst, '{')
+		for n, i := range idx {
+			if n > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendJSONString(dst, v.keys[i])
+			dst = append(dst, ": "...)
+			dst = appendShape(dst, v.vals[i], false)
+		}
+		return append(dst, '}')
+	case kArray:
+		dst = append(dst, '[')
+		for n, item := range v.arr {
+			if n > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendShape(dst, item, false)
+		}
+		return append(dst, ']')
+	}
+	return append(dst, '1')
+}
+
+func (q *queryState) shapeText(shape *value) string {
+	text := string(appendShape(nil, shape, false))
+	if cached, ok := q.shapes[text]; ok {
+		return cached
+	}
+	q.shapes[text] = text
+	return text
+}
+
+func (q *queryState) merge(o *queryState) {
+	q.bad.merge(&o.bad)
+	for key, theirs := range o.groups {
+		mine := q.groups[key]
+		if mine == nil {
+			q.groups[key] = theirs
+			continue
+		}
+		mine.keys += theirs.keys
+		mine.docs += theirs.docs
+		mine.nreturned += theirs.nreturned
+		mine.total += theirs.total
+		for ms, n := range theirs.durations {
+			mine.durations[ms] += n
+		}
+		for plan, n := range theirs.plans {
+			if have := mine.plans[plan]; have != nil {
+				*have += *n
+			} else {
+				mine.plans[plan] = n
+			}
+		}
+	}
+}
+
+type queryRow struct {
+	key                              queryKey
+	count, min, max, total           int64
+	median, p95                      pyNum
+	share                            float64
+	keys, docs, nreturned            int64
+	keysPerReturned, docsPerReturned *float64
+	plan                             *string
+	planSummaries                    int
+}
+
+const exactFloat = int64(1) << 53
+
+func checkExact(n int64) {
+	if n >= exactFloat || n <= -exactFloat {
+		bail("a total beyond what a float holds exactly")
+	}
+}
+
+// percentile: common.percentile over the durations' histogram.
+func percentile(values []int64, counts []int64, n int64, pct int64) pyNum {
+	at := func(k int64) int64 {
+		for i, c := range counts {
+			if k < c {
+				return values[i]
+			}
+			k -= c
+		}
+		return values[len(values)-1]
+	}
+	rank := float64((n-1)*pct) / 100.0
+	low := int64(rank)
+	high := low + 1
+	if high > n-1 {
+		high = n - 1
+	}
+	lo, hi := at(low), at(high)
+	checkExact(lo)
+	checkExact(hi)
+	v := float64(lo) + float64(hi-lo)*(rank-float64(low))
+	if v == float64(int64(v)) {
+		return pyNum{i: int64(v)}
+	}
+	return pyNum{isFloat: true, f: round1(v)}
+}
+
+func ratio(a, b int64) *float64 {
+	if b == 0 {
+		return nil
+	}
+	checkExact(a)
+	checkExact(b)
+	r := round1(float64(a) / float64(b))
+	return &r
+}
+
+func (q *queryState) rows() []queryRow {
+	var grand int64
+	for _, g := range q.groups {
+		grand += g.total
+	}
+	checkExact(grand)
+	out := make([]queryRow, 0, len(q.groups))
+	for key, g := range q.groups {
+		values := make([]int64, 0, len(g.durations))
+		for ms := range g.durations {
+			values = append(values, ms)
+		}
+		sort.Slice(values, func(i, j int) bool { return values[i] < values[j] })
+		counts := make([]int64, len(values))
+		var n int64
+		for i, ms := range values {
+			counts[i] = g.durations[ms]
+			n += counts[i]
+		}
+		row := queryRow{key: key, count: n, min: values[0], max: values[len(values)-1], total: g.total,
+			median: percentile(values, counts, n, 50), p95: percentile(values, counts, n, 95),
+			keys: g.keys, docs: g.docs, nreturned: g.nreturned,
+			keysPerReturned: ratio(g.keys, g.nreturned), docsPerReturned: ratio(g.docs, g.nreturned),
+			planSummaries: len(g.plans)}
+		if grand != 0 {
+			row.share = round1(100.0 * float64(g.total) / float64(grand))
+		}
+		if len(g.plans) > 0 {
+			plans := make([]string, 0, len(g.plans))
+			for p := range g.plans {
+				plans = append(plans, p)
+			}
+			sort.Strings(plans)
+			best := plans[0]
+			for _, p := range plans[1:] {
+				if *g.plans[p] > *g.plans[best] {
+					best = p
+				}
+			}
+			row.plan = &best
+		}
+		out = append(out, row)
+	}
+	nsText := func(k queryKey) string {
+		if k.nsNone {
+			return "None"
+		}
+		return k.ns
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.total != b.total {
+			return a.total > b.total
+		}
+		if x, y := nsText(a.key), nsText(b.key); x != y {
+			return x < y
+		}
+		if a.key.name != b.key.name {
+			return a.key.name < b.key.name
+		}
+		if a.key.shape != b.key.shape {
+			return a.key.shape < b.key.shape
+		}
+		if a.key.nsNone != b.key.nsNone || a.key.noShape != b.key.noShape {
+			bail("two groups that differ only by a missing namespace or shape")
+		}
+		return false
+	})
+	return out
+}
+
+func appendFloatOrNull(b []byte, f *float64) []byte {
+	if f == nil {
+		return append(b, "null"...)
+	}
+	return append(b, pyRepr(*f)...)
+}
+
+func (q *queryState) outputJSON(out *bufio.Writer, rows []queryRow) {
+	var b []byte
+	for _, r := range rows {
+		b = append(b[:0], `{"record":"query","namespace":`...)
+		if r.key.nsNone {
+			b = append(b, "null"...)
+		} else {
+			b = appendJSONString(b, r.key.ns)
+		}
+		b = append(b, `,"operation":`...)
+		b = appendJSONString(b, r.key.name)
+		b = append(b, `,"shape":`...)
+		if r.key.noShape {
+			b = append(b, "null"...)
+		} else {
+			b = appendJSONString(b, r.key.shape)
+		}
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, r.count, 10)
+		b = append(b, `,"minMillis":`...)
+		b = strconv.AppendInt(b, r.min, 10)
+		b = append(b, `,"medianMillis":`...)
+		b = append(b, r.median.String()...)
+		b = append(b, `,"p95Millis":`...)
+		b = append(b, r.p95.String()...)
+		b = append(b, `,"maxMillis":`...)
+		b = strconv.AppendInt(b, r.max, 10)
+		b = append(b, `,"totalMillis":`...)
+		b = strconv.AppendInt(b, r.total, 10)
+		b = append(b, `,"sharePercent":`...)
+		b = append(b, pyRepr(r.share)...)
+		b = append(b, `,"keysExamined":`...)
+		b = strconv.AppendInt(b, r.keys, 10)
+		b = append(b, `,"docsExamined":`...)
+		b = strconv.AppendInt(b, r.docs, 10)
+		b = append(b, `,"nreturned":`...)
+		b = strconv.AppendInt(b, r.nreturned, 10)
+		b = append(b, `,"keysExaminedPerReturned":`...)
+		b = appendFloatOrNull(b, r.keysPerReturned)
+		b = append(b, `,"docsExaminedPerReturned":`...)
+		b = appendFloatOrNull(b, r.docsPerReturned)
+		b = append(b, `,"planSummary":`...)
+		if r.plan == nil {
+			b = append(b, "null"...)
+		} else {
+			b = appendJSONString(b, *r.plan)
+		}
+		b = append(b, `,"planSummaries":`...)
+		b = strconv.AppendInt(b, int64(r.planSummaries), 10)
+		b = append(b, `,"format":"json"}`+"\n"...)
+		out.Write(b)
+	}
+}
+
+func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow) {
+	if len(rows) == 0 {
+		return
+	}
+	headers := []string{"NAMESPACE", "OPERATION", "SHAPE", "COUNT", "MIN MS", "MEDIAN MS", "P95 MS", "MAX MS",
+		"TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"}
+	body := make([][]cell, 0, len(rows))
+	floatCell := func(f *float64) cell {
+		if f == nil {
+			return nil
+		}
+		return str(pyRepr(*f))
+	}
+	for _, r := range rows {
+		var ns, shape, plan cell
+		if !r.key.nsNone {
+			ns = str(r.key.ns)
+		}
+		if !r.key.noShape {
+			shape = str(r.key.shape)
+		}
+		if r.plan != nil {
+			p := *r.plan
+			if p != "" && r.planSummaries > 1 {
+				p += " (+" + strconv.Itoa(r.planSummaries-1) + " more)"
+			}
+			plan = str(p)
+		}
+		body = append(body, []cell{ns, str(r.key.name), shape, itoa(r.count), itoa(r.min), str(r.median.String()),
+			str(r.p95.String()), itoa(r.max), itoa(r.total), str(strconv.FormatFloat(r.share, 'f', 1, 64) + "%"),
+			floatCell(r.keysPerReturned), floatCell(r.docsPerReturned), plan})
+	}
+	numeric := map[int]bool{}
+	for i := 3; i < 12; i++ {
+		numeric[i] = true
+	}
+	writeTable(out, headers, body, numeric)
+}

@@ -1,0 +1,269 @@
+package main
+
+// Reading plain log files: each file is cut into byte ranges at line
+// starts, one goroutine per range; a range is read in blocks and only the
+// lines holding the report's needle reach the report (as the Python engine's
+// source.matching_lines: offsets are where lines start, a trailing \r is
+// dropped, a last line without \n counts).
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+const (
+	blockSize  = 4 << 20
+	partMin    = 8 << 20
+	maxExample = 5
+)
+
+// bailout: this engine does not read the input exactly as the Python
+// engine would; the run is handed over before anything is written.
+type bailout struct{ reason string }
+
+func bail(format string, args ...any) { panic(bailout{fmt.Sprintf(format, args...)}) }
+
+type example struct {
+	src    int
+	offset int64
+	reason string
+}
+
+// tally: the lines the filter matched and those that could not be parsed.
+type tally struct {
+	matched, unparsable int64
+	examples            []example
+}
+
+func (t *tally) skip(src int, offset int64, reason string) {
+	t.unparsable++
+	if len(t.examples) < maxExample {
+		t.examples = append(t.examples, example{src, offset, reason})
+	}
+}
+
+func (t *tally) merge(o *tally) {
+	t.matched += o.matched
+	t.unparsable += o.unparsable
+	t.examples = append(t.examples, o.examples...)
+	sort.SliceStable(t.examples, func(i, j int) bool {
+		a, b := t.examples[i], t.examples[j]
+		if a.src != b.src {
+			return a.src < b.src
+		}
+		if a.offset != b.offset {
+			return a.offset < b.offset
+		}
+		return a.reason < b.reason
+	})
+	if len(t.examples) > maxExample {
+		t.examples = t.examples[:maxExample]
+	}
+}
+
+// feeder: one report's state for one range of one file.
+type feeder interface {
+	feed(offset int64, line []byte)
+}
+
+// lineStartAfter: the offset of the first line that starts at or after off.
+func lineStartAfter(f *os.File, off, size int64) int64 {
+	if off == 0 {
+		return 0
+	}
+	buf := make([]byte, 1<<16)
+	pos := off - 1
+	for pos < size {
+		n, err := f.ReadAt(buf, pos)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return pos + int64(i) + 1
+		}
+		pos += int64(n)
+		if err != nil {
+			break
+		}
+	}
+	return size
+}
+
+// workers: ANALYZE_JOBS (as for the Python engine), else one per core.
+func workers() int {
+	if jobs, err := strconv.Atoi(os.Getenv("ANALYZE_JOBS")); err == nil && jobs > 0 {
+		return jobs
+	}
+	n := runtime.GOMAXPROCS(0)
+	if n < 1 {
+		n = 1
+	}
+	return n
+}
+
+// scanFile runs one feeder per range of path and returns them in file order.
+func scanFile(path string, newFeeder func() feeder, needle []byte) []feeder {
+	f, err := os.Open(path)
+	if err != nil {
+		bail("%s: cannot open", path)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		bail("%s: cannot stat", path)
+	}
+	size := info.Size()
+	parts := workers()
+	if max := int(size / partMin); max < parts {
+		parts = max
+	}
+	if parts < 1 {
+		parts = 1
+	}
+	cuts := []int64{0}
+	for i := 1; i < parts; i++ {
+		cut := lineStartAfter(f, size*int64(i)/int64(parts), size)
+		if cut > cuts[len(cuts)-1] {
+			cuts = append(cuts, cut)
+		}
+	}
+	cuts = append(cuts, size)
+	feeders := make([]feeder, len(cuts)-1)
+	failures := make([]any, len(cuts)-1)
+	var wg sync.WaitGroup
+	for i := range feeders {
+		feeders[i] = newFeeder()
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer func() { failures[i] = recover() }()
+			scanRange(f, cuts[i], cuts[i+1], needle, feeders[i])
+		}(i)
+	}
+	wg.Wait()
+	for _, failure := range failures {
+		if failure != nil {
+			panic(failure)
+		}
+	}
+	return feeders
+}
+
+func scanRange(f *os.File, start, end int64, needle []byte, out feeder) {
+	buf := make([]byte, 0, blockSize+(1<<16))
+	pos := start  // file offset of buf[0]
+	read := start // file offset of the next read
+	for read < end || len(buf) > 0 {
+		if read < end {
+			want := int64(blockSize)
+			if end-read < want {
+				want = end - read
+			}
+			if cap(buf)-len(buf) < int(want) {
+				grown := make([]byte, len(buf), len(buf)+int(want))
+				copy(grown, buf)
+				buf = grown
+			}
+			n, err := f.ReadAt(buf[len(buf):len(buf)+int(want)], read)
+			if n == 0 && err != nil && err != io.EOF {
+				bail("read error")
+			}
+			if n == 0 {
+				end = read // the file shrank: what was read is all
+			}
+			buf = buf[:len(buf)+n]
+			read += int64(n)
+		}
+		whole := len(buf)
+		if read < end {
+			whole = bytes.LastIndexByte(buf, '\n') + 1
+			if whole == 0 {
+				continue // one long line so far: read on
+			}
+		}
+		matchLines(buf[:whole], pos, needle, out)
+		rest := copy(buf, buf[whole:])
+		buf = buf[:rest]
+		pos += int64(whole)
+		if read >= end && len(buf) == 0 {
+			return
+		}
+	}
+}
+
+// matchLines feeds every line of buf (whole lines; the last may lack \n)
+// that holds needle.
+func matchLines(buf []byte, base int64, needle []byte, out feeder) {
+	at := 0
+	for at < len(buf) {
+		hit := bytes.Index(buf[at:], needle)
+		if hit < 0 {
+			return
+		}
+		hit += at
+		start := bytes.LastIndexByte(buf[:hit], '\n') + 1
+		stop := bytes.IndexByte(buf[hit:], '\n')
+		if stop < 0 {
+			stop = len(buf)
+		} else {
+			stop += hit
+		}
+		line := buf[start:stop]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		out.feed(base+int64(start), line)
+		at = stop + 1
+	}
+}
+
+// lstrip: bytes.lstrip() of Python (ASCII whitespace).
+func lstrip(b []byte) []byte {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\v' || b[i] == '\f') {
+		i++
+	}
+	return b[i:]
+}
+
+// interner: names shared by every worker (ids are global, so parts merge
+// without remapping); each worker keeps a cache in front of the lock.
+type interner struct {
+	mu    sync.Mutex
+	names []string
+	ids   map[string]int32
+}
+
+func newInterner() *interner { return &interner{ids: map[string]int32{}} }
+
+func (n *interner) id(s string) int32 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if id, ok := n.ids[s]; ok {
+		return id
+	}
+	id := int32(len(n.names))
+	n.ids[s] = id
+	n.names = append(n.names, s)
+	return id
+}
+
+type nameCache struct {
+	shared *interner
+	local  map[string]int32
+}
+
+// id: the id of s, which may be a view of a line (copied when new).
+func (c *nameCache) id(s string) int32 {
+	if id, ok := c.local[s]; ok {
+		return id
+	}
+	s = strings.Clone(s)
+	id := c.shared.id(s)
+	c.local[s] = id
+	return id
+}

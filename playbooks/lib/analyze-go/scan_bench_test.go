@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"testing"
+)
+
+// go test -bench . -run ^$ with ANALYZE_GO_BENCH_LOG=FILE (a JSON log; bench/analyze.sh makes them).
+func BenchmarkScan(b *testing.B) {
+	path := os.Getenv("ANALYZE_GO_BENCH_LOG")
+	if path == "" {
+		b.Skip("ANALYZE_GO_BENCH_LOG not set")
+	}
+	b.Run("cursors", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			scanCursors([]string{path})
+		}
+	})
+	b.Run("queries", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			scanQueries([]string{path})
+		}
+	})
+}
+
+func BenchmarkCursorsOutput(b *testing.B) {
+	path := os.Getenv("ANALYZE_GO_BENCH_LOG")
+	if path == "" {
+		b.Skip("ANALYZE_GO_BENCH_LOG not set")
+	}
+	state := scanCursors([]string{path})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var sink bytes.Buffer
+		out := bufio.NewWriter(&sink)
+		state.outputJSON(out)
+		out.Flush()
+	}
+}
