@@ -166,6 +166,7 @@ class Table:
         seq0 = (src << 48) + base
         change_streams = buf.find(b"$changeStream", start, end) != -1
         check_tail = not ATOMIC
+        loads, JSONDecodeError = orjson.loads, orjson.JSONDecodeError
         matched = 0
         pos = start
         for m in CURSOR_LINE_FINDITER(buf, start, end):
@@ -182,6 +183,13 @@ class Table:
                     matched += 1
                 continue
             if check_tail and buf.find(b'"cursorid":', m.end(7), m.end()) != -1:
+                continue
+            # The tail (from "cursorid" to the end of attr) must be JSON, as
+            # logv2.cursor_fast reads it; else the line is left to feed.
+            tail_end = m.end() - (2 if buf[m.end() - 1] == 13 else 1)
+            try:
+                loads(b"{" + buf[m.start(7) - 11:tail_end])
+            except JSONDecodeError:
                 continue
             flags = F_JSON
             if name == b"getMore":

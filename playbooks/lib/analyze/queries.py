@@ -338,9 +338,9 @@ class State:
         """Every line of buf[start:end] (whole lines; buf starts at stream
         offset base): whole slow query lines of an operation the report does
         not count (logv2.SLOW_QUERY_LINE tells them by type and command name)
-        are counted as matched and passed over; every other line that holds
-        a needle goes to feed, found without a per-line search where the
-        regex matched it."""
+        are only checked (orjson, no event) and counted as matched; every
+        other line that holds a needle goes to feed, found without a
+        per-line search where the regex matched it."""
         if sparse(buf, start, end, needles) or sparse(buf, start, end, (b'"command":{"getMore":',)):
             # Few slow queries, or few that the report passes over (a log
             # of finds): the regex would cost more than it saves.
@@ -358,23 +358,30 @@ class State:
                 feed_matching(self.feed, src, buf, pos, at, base, needles)
             pos = m.end() + 1
             kind, name = m.group(5, 7)
-            if (name.lower() in COMMANDS_B) if kind == b"command" else (kind in OPS_B):
-                # Counted: parsed here (the regex has checked what feed
-                # would); anything unexpected goes to feed, which says why.
-                line = buf[at:m.end()].rstrip(b"\r")
+            line = buf[at:m.end()].rstrip(b"\r")
+            if not ((name.lower() in COMMANDS_B) if kind == b"command" else (kind in OPS_B)):
+                # Not counted, but checked as feed checks it: a damaged line
+                # is unparsable whether its block is dense or sparse.
                 try:
-                    attr = loads(line).get("attr")
-                except (JSONDecodeError, AttributeError):
-                    attr = None
-                if attr.__class__ is not dict or "durationMillis" not in attr:
+                    loads(line)
+                except JSONDecodeError:
                     feed(src, base + at, line)
                     continue
                 matched += 1
-                ev = event_from_attr(attr)
-                if ev is not None:
-                    add(ev)
-            else:
-                matched += 1
+                continue
+            # Counted: parsed here (the regex has checked what feed would);
+            # anything unexpected goes to feed, which says why.
+            try:
+                attr = loads(line).get("attr")
+            except (JSONDecodeError, AttributeError):
+                attr = None
+            if attr.__class__ is not dict or "durationMillis" not in attr:
+                feed(src, base + at, line)
+                continue
+            matched += 1
+            ev = event_from_attr(attr)
+            if ev is not None:
+                add(ev)
         if pos < end:
             feed_matching(self.feed, src, buf, pos, end, base, needles)
         self.bad.matched += matched
