@@ -12,8 +12,8 @@
 #   -h, --help   this text
 #
 # Where things go: node_modules/ (mongosh, bats, m), .tools/venv (mtools and the
-# ShellCheck binary), .tools/bin (links to all of them, and the Database Tools built
-# from the Go module proxy when go is present). Nothing outside the checkout
+# ShellCheck binary), .tools/bin (links to all of them; analyze's Go engine, and the
+# Database Tools built from the Go module proxy, when go is present). Nothing outside the checkout
 # changes except system packages, and only after you say yes (or --yes).
 # source setup/env.sh puts .tools/bin on PATH.
 set -euo pipefail
@@ -256,6 +256,44 @@ install_database_tools() {
   rm -rf "$work"
 }
 
+# What playbooks/analyze checks before it uses the Go engine: the SHA-256 of
+# the engine's go.mod and .go files but tests, read in byte order of their names.
+analyze_engine_hash() {
+  local dir="${ROOT}/playbooks/lib/analyze-go" name
+  (
+    cd "$dir"
+    printf '%s\n' go.mod *.go | grep -v '_test\.go$' | LC_ALL=C sort | while IFS= read -r name; do
+      cat -- "$name"
+    done
+  ) | hash_of
+}
+
+# The Go engine of playbooks/analyze: standard library only, so it builds
+# offline. Without Go, analyze runs its Python engine: same output, slower.
+install_analyze_engine() {
+  local hash
+  hash="$(analyze_engine_hash)"
+  if [[ -x "${BIN}/analyze-go" && "$(cat "${TOOLS}/analyze-go.hash" 2>/dev/null)" == "$hash" ]]; then
+    say "analyze's Go engine: present"
+    return
+  fi
+  if ! have go; then
+    say "analyze's Go engine not built (no go): playbooks/analyze uses its Python engine (same output, slower); install Go 1.21+ and run this again for the fast one"
+    return
+  fi
+  step "analyze's Go engine: building playbooks/lib/analyze-go"
+  rm -f "${TOOLS}/analyze-go.hash"
+  (
+    cd "${ROOT}/playbooks/lib/analyze-go"
+    GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -trimpath -ldflags "-X main.sourceHash=${hash}" \
+      -o "${BIN}/analyze-go" .
+  ) >"${TOOLS}/analyze-go.log" 2>&1 || {
+    tail -n 20 "${TOOLS}/analyze-go.log" >&2
+    die "building analyze's Go engine failed (log: .tools/analyze-go.log); remove Go from PATH to use the Python engine only"
+  }
+  printf '%s\n' "$hash" >"${TOOLS}/analyze-go.hash"
+}
+
 # go install builds print "v1.7.12", release builds "1.7.12".
 actionlint_current() {
   local v
@@ -297,6 +335,7 @@ tool_version() {
     go) "$path" version | awk '{print $3}' ;;
     mongodump|mongorestore|mongoexport|bsondump) "$path" --version 2>/dev/null | awk 'NR==1 {print $NF}' ;;
     actionlint) "$path" -version | head -n 1 ;;
+    analyze-go) [[ "$(cat "${TOOLS}/analyze-go.hash" 2>/dev/null)" == "$(analyze_engine_hash)" ]] && printf 'current' || printf 'STALE: rebuild' ;;
     bats-support|bats-assert) node -p "require('${path}/package.json').version" ;;
     *) printf '?' ;;
   esac
@@ -336,7 +375,8 @@ check() {
   check_row shellcheck required "$setup" || absent=1
   check_row jq required "apt-get install jq, or brew install jq" || absent=1
   check_row chromium optional "browser tests of the report pages: apt-get install chromium (setup installs it when CI=true)" || true
-  check_row go optional "builds the Database Tools and the FerretDB test server: https://go.dev/dl" || true
+  check_row go optional "builds analyze's fast engine, the Database Tools and the FerretDB test server: https://go.dev/dl" || true
+  check_row analyze-go optional "playbooks/analyze's fast engine (the Python one reads everything too): $setup with go present" || true
   check_row actionlint optional "the workflow lint (tests/lint-workflows.sh): $setup with go present" || true
   local tool
   for tool in "${DB_TOOLS[@]}"; do
@@ -360,6 +400,7 @@ install_all() {
   install_python_tools
   link_tools
   install_system_packages
+  install_analyze_engine
   install_database_tools
   install_actionlint
   link_tools

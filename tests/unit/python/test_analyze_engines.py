@@ -1,0 +1,199 @@
+"""The Go engine of playbooks/analyze against the Python one, the reference:
+on every input the Go engine reads (it hands the others over), the same
+bytes on stdout and stderr and the same exit status. And its JSON reader
+against orjson, its floats against Python's.
+
+The Go engine is built by setup/install.sh when Go is installed; without it
+these tests skip (in CI, where setup builds it, they fail)."""
+
+import base64
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from conftest import FIXTURES, ROOT
+
+ANALYZE = os.path.join(ROOT, "playbooks", "analyze")
+GO_SOURCE = os.path.join(ROOT, "playbooks", "lib", "analyze-go")
+GO_ENGINE = os.path.join(ROOT, ".tools", "bin", "analyze-go")
+HANDED_OVER = 3
+JSON_FIXTURES = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".json.log"))
+
+
+def missing(what):
+    if os.environ.get("CI") == "true":
+        pytest.fail("%s (CI=true: setup/install.sh builds it)" % what)
+    pytest.skip(what)
+
+
+@pytest.fixture(scope="module")
+def go_engine():
+    if not os.access(GO_ENGINE, os.X_OK):
+        missing("the Go engine is not built: run ./setup/install.sh with Go installed")
+    code, _, err = run("go", "cursors", os.path.join(FIXTURES, JSON_FIXTURES[0]))
+    if b"built from other source" in err:
+        missing("the Go engine is older than its source: run ./setup/install.sh")
+    return GO_ENGINE
+
+
+def run(engine, *args):
+    env = dict(os.environ, DBA_LAB_ANALYZE_ENGINE=engine)
+    done = subprocess.run([sys.executable, ANALYZE] + list(args), env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=300)
+    return done.returncode, done.stdout, done.stderr
+
+
+def same_or_handed_over(*args):
+    """True when the Go engine read the input (then it must give the Python
+    engine's bytes), False when it handed the run over."""
+    go = run("go", *args)
+    if go[0] == HANDED_OVER and go[2].startswith(b"analyze-go: left to the Python engine"):
+        return False
+    py = run("python", *args)
+    assert go == py, "Go and Python engines differ on %s" % (args,)
+    return True
+
+
+def assert_same(*args):
+    assert same_or_handed_over(*args), "the Go engine handed over %s" % (args,)
+
+
+@pytest.mark.parametrize("report", ["cursors", "queries"])
+@pytest.mark.parametrize("form", [[], ["--json"]])
+@pytest.mark.parametrize("name", JSON_FIXTURES)
+def test_the_json_fixtures_read_the_same(go_engine, name, report, form):
+    assert_same(report, *form, os.path.join(FIXTURES, name))
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """Synthetic logs (bench/analyze-log.py): the all and few ones big
+    enough for the Go engine to read them in two parts and merge them."""
+    folder = tmp_path_factory.mktemp("logs")
+    paths = {}
+    for kind, kib in (("all", 20 << 10), ("distinct", 4 << 10), ("few", 20 << 10)):
+        paths[kind] = str(folder / (kind + ".log"))
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "analyze-log.py"), kind, paths[kind], str(kib)],
+                       check=True, stdout=subprocess.DEVNULL)
+    return paths
+
+
+@pytest.mark.parametrize("report", ["cursors", "queries"])
+@pytest.mark.parametrize("form", [[], ["--json"]])
+@pytest.mark.parametrize("kind", ["all", "distinct", "few"])
+def test_generated_logs_read_the_same(go_engine, generated, kind, report, form):
+    assert_same(report, *form, generated[kind])
+
+
+@pytest.mark.parametrize("report", ["cursors", "queries"])
+def test_several_files_read_the_same(go_engine, generated, report):
+    assert_same(report, "--json", generated["few"], generated["distinct"], generated["all"])
+
+
+def test_the_two_engines_split_a_big_file_alike(go_engine, generated):
+    # One part or two: the same rows (cursors seen in both parts included).
+    one = run("go", "cursors", "--json", generated["all"])
+    with_jobs = dict(os.environ, DBA_LAB_ANALYZE_ENGINE="go", ANALYZE_JOBS="1")
+    single = subprocess.run([sys.executable, ANALYZE, "cursors", "--json", generated["all"]], env=with_jobs,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert one[0] == 0 and single.returncode == 0
+    assert one[1] == single.stdout
+
+
+def real_lines():
+    """The real slow query lines of the fixtures (the change stream
+    article's, minus its one line with typographic quotes)."""
+    with open(os.path.join(FIXTURES, "changestream-5.2.json.log"), "rb") as stream:
+        return [line for line in stream.read().split(b"\n")[1:] if line]
+
+
+MUTATIONS = [b"\xe2\x80\x9c", b"}", b"]", b",", b":", b"x", b"\\", b"\x01", b"\xc3\xa9", b'"', b" ", b"{", b"[",
+             b"0", b"-", b"e", b"tru", b"\\ud800", b"\xff"]
+
+
+def mutate(rng, line):
+    if len(line) < 2:
+        return line + rng.choice(MUTATIONS)
+    what = rng.randrange(4)
+    at = rng.randrange(1, len(line))
+    if what == 0:
+        return line[:at]  # cut short, as the last line of a log being written
+    if what == 1:
+        return line[:at] + rng.choice(MUTATIONS) + line[at + 1:]
+    if what == 2:
+        return line[:at] + rng.choice(MUTATIONS) + line[at:]
+    return line[:at] + line[at + rng.randrange(1, 8):]
+
+
+def test_damaged_lines_read_the_same(go_engine, tmp_path):
+    rng = random.Random(18)
+    lines = real_lines()
+    handled = 0
+    for n in range(30):
+        body = []
+        for _ in range(5):
+            body.append(rng.choice(lines))
+            body.append(mutate(rng, rng.choice(lines)))
+        path = tmp_path / ("damaged-%d.log" % n)
+        path.write_bytes(b"\n".join(body) + b"\n")
+        for report in ("cursors", "queries"):
+            handled += same_or_handed_over(report, str(path))
+    # Cut lines and typographic quotes are common; they must not cost a hand-over.
+    assert handled >= 30
+
+
+def test_cut_lines_are_read_by_the_go_engine(go_engine, tmp_path):
+    lines = real_lines()
+    rng = random.Random(4)
+    body = []
+    for line in lines:
+        body.append(line)
+        body.append(line[:rng.randrange(1, len(line))])
+    path = tmp_path / "cut.log"
+    path.write_bytes(b"\n".join(body))  # the last line without its newline, too
+    for report in ("cursors", "queries"):
+        assert_same(report, str(path))
+        assert_same(report, "--json", str(path))
+
+
+def orjson_error(line):
+    try:
+        orjson.loads(line)
+        return None
+    except orjson.JSONDecodeError as exc:
+        return str(exc)
+
+
+def test_the_go_json_reader_agrees_with_orjson(go_engine, tmp_path):
+    if subprocess.run(["go", "version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        missing("go is not installed")
+    rng = random.Random(2026)
+    lines = real_lines()
+    corpus = tmp_path / "orjson.jsonl"
+    with open(corpus, "w") as out:
+        for _ in range(20000):
+            line = rng.choice(lines)
+            for _ in range(rng.choice((1, 1, 2))):
+                line = mutate(rng, line)
+            out.write(json.dumps({"line": base64.b64encode(line).decode(), "error": orjson_error(line)}) + "\n")
+    floats = tmp_path / "floats.jsonl"
+    with open(floats, "w") as out:
+        samples = [0.0, 0.05, 0.15, 0.25, 2.675, 12.5, 62.5, 1e15, 1e16, 123456789012345.6, 1e-5, 9.95, 99.95]
+        samples += [rng.uniform(0, 1000) for _ in range(2000)] + [rng.lognormvariate(3, 4) for _ in range(2000)]
+        samples += [struct.unpack("<d", struct.pack("<Q", rng.getrandbits(62)))[0] for _ in range(2000)]
+        for x in samples:
+            out.write(json.dumps({"hex": x.hex(), "repr": repr(x), "round1": repr(round(x, 1)), "f1": "%.1f" % x}) + "\n")
+    env = dict(os.environ, ANALYZE_GO_ORJSON_CORPUS=str(corpus), ANALYZE_GO_FLOAT_CORPUS=str(floats),
+               GOFLAGS="-buildvcs=false", GOTOOLCHAIN="local",
+               GOCACHE=os.path.join(ROOT, ".tools", "go-build-cache"))
+    done = subprocess.run(["go", "test", "-count=1", "-run", "TestReaderAgreesWithOrjson|TestFloatsAsPython", "-v", "."],
+                          cwd=GO_SOURCE, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+    output = done.stdout.decode()
+    assert done.returncode == 0, output[-4000:]
+    assert "--- PASS: TestReaderAgreesWithOrjson" in output and "--- PASS: TestFloatsAsPython" in output, output
