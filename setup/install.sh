@@ -256,8 +256,9 @@ install_database_tools() {
   rm -rf "$work"
 }
 
-# What playbooks/analyze checks before it uses the Go engine: the SHA-256 of
-# the engine's go.mod and .go files but tests, read in byte order of their names.
+# What the Go engine checks against its checkout before it answers (else it
+# hands over to the Python engine): the SHA-256 of its go.mod and .go files
+# but tests, read in byte order of their names.
 analyze_engine_hash() {
   local dir="${ROOT}/playbooks/lib/analyze-go" name
   (

@@ -32,6 +32,29 @@ type cursorRec struct {
 	lastTid, lastHms   int32
 }
 
+// recStore: records in chunks of recChunk, so that growing never copies
+// (a log of distinct cursors has as many records as lines).
+type recStore struct {
+	chunks [][]cursorRec
+	n      int
+}
+
+const recChunk = 4096
+
+func (st *recStore) len() int { return st.n }
+
+func (st *recStore) at(slot int32) *cursorRec { return &st.chunks[slot/recChunk][slot%recChunk] }
+
+func (st *recStore) add(r cursorRec) int32 {
+	if st.n%recChunk == 0 {
+		st.chunks = append(st.chunks, make([]cursorRec, 0, recChunk))
+	}
+	last := len(st.chunks) - 1
+	st.chunks[last] = append(st.chunks[last], r)
+	st.n++
+	return int32(st.n - 1)
+}
+
 type cursorEvent struct {
 	id                                       int64
 	ns, name, origin                         string
@@ -43,7 +66,7 @@ type cursorEvent struct {
 
 type cursorTable struct {
 	src   int
-	recs  []cursorRec
+	recs  recStore
 	index map[int64]int32
 	names nameCache
 	clock *times
@@ -75,23 +98,44 @@ var (
 )
 
 // What cursors reads of the tail of a slow query line.
-var tailSelection = &selection{keys: map[string]*selection{
+var tailSelection = (&selection{keys: map[string]*selection{
 	"cursorid": nil, "nreturned": nil, "docsExamined": nil, "keysExamined": nil, "durationMillis": nil,
 	"storage": {keys: map[string]*selection{"data": {keys: map[string]*selection{"bytesRead": nil}}}},
-}}
+}}).prepare()
 
-// lastIndex: bytes.LastIndex by forward searches (vectorised, where
-// LastIndex is not; a line holds its needle once or twice).
-func lastIndex(b, sub []byte) int {
+// lastIndex: bytes.LastIndex of a quoted key by forward searches
+// (vectorised, where LastIndex is not), for the key without its opening
+// quote (a quote as first byte makes the search stop at every string).
+func lastIndex(b, quoted []byte) int {
+	sub := quoted[1:]
 	last := -1
-	for from := 0; ; {
+	for from := 1; from < len(b); {
 		i := bytes.Index(b[from:], sub)
 		if i < 0 {
 			return last
 		}
-		last = from + i
-		from = last + 1
+		if b[from+i-1] == '"' {
+			last = from + i - 1
+		}
+		from += i + 1
 	}
+	return last
+}
+
+// containsQuoted: bytes.Contains for a quoted key, searched as lastIndex does.
+func containsQuoted(b, quoted []byte) bool {
+	sub := quoted[1:]
+	for from := 1; from < len(b); {
+		i := bytes.Index(b[from:], sub)
+		if i < 0 {
+			return false
+		}
+		if b[from+i-1] == '"' {
+			return true
+		}
+		from += i + 1
+	}
+	return false
 }
 
 type fastResult int
@@ -208,8 +252,8 @@ func cursorFast(line []byte, a *arena) (cursorEvent, fastResult) {
 		ev.origin, ev.hasOrigin = utf8String(name), true
 		region = line[ci:p]
 	}
-	if bytes.Contains(region, csQuoted) {
-		if !bytes.Contains(region, csFirstStage) {
+	if containsQuoted(region, csQuoted) {
+		if !containsQuoted(region, csFirstStage) {
 			return ev, fastSlow
 		}
 		ev.changeStream = ev.hasOrigin && ev.origin == "aggregate"
@@ -445,13 +489,12 @@ func (t *cursorTable) add(ev *cursorEvent, seq int64) {
 	getmore := ev.name == "getMore"
 	s, found := t.index[ev.id]
 	if !found {
-		s = int32(len(t.recs))
-		t.index[ev.id] = s
-		t.recs = append(t.recs, cursorRec{id: ev.id, firstKey: key, firstSeq: seq, lastKey: key, lastSeq: seq,
+		s = t.recs.add(cursorRec{id: ev.id, firstKey: key, firstSeq: seq, lastKey: key, lastSeq: seq,
 			ns: t.names.id(ev.ns), origin: -1, firstTid: tid, firstHms: int32(hms),
 			lastTid: tid, lastHms: int32(hms)})
+		t.index[ev.id] = s
 	}
-	r := &t.recs[s]
+	r := t.recs.at(s)
 	if found {
 		if earlier(key, seq, r.firstKey, r.firstSeq) {
 			r.firstKey, r.firstSeq, r.firstTid, r.firstHms = key, seq, tid, int32(hms)
@@ -485,20 +528,14 @@ func (t *cursorTable) add(ev *cursorEvent, seq int64) {
 // merge folds a later part's table into t (cursors.Table.merge).
 func (t *cursorTable) merge(o *cursorTable) {
 	t.bad.merge(&o.bad)
-	for i := range o.recs {
-		theirs := &o.recs[i]
+	for i := 0; i < o.recs.len(); i++ {
+		theirs := o.recs.at(int32(i))
 		s, found := t.index[theirs.id]
 		if !found {
-			if len(t.recs) == cap(t.recs) {
-				grown := make([]cursorRec, len(t.recs), len(t.recs)+len(o.recs)-i)
-				copy(grown, t.recs)
-				t.recs = grown
-			}
-			t.index[theirs.id] = int32(len(t.recs))
-			t.recs = append(t.recs, *theirs)
+			t.index[theirs.id] = t.recs.add(*theirs)
 			continue
 		}
-		r := &t.recs[s]
+		r := t.recs.at(s)
 		for k := range r.stats {
 			r.stats[k] += theirs.stats[k]
 		}
@@ -513,16 +550,16 @@ func (t *cursorTable) merge(o *cursorTable) {
 		}
 		r.flags |= theirs.flags
 	}
-	o.recs, o.index = nil, nil
+	o.recs, o.index = recStore{}, nil
 }
 
 func (t *cursorTable) order() []int32 {
-	slots := make([]int32, len(t.recs))
+	slots := make([]int32, t.recs.len())
 	for i := range slots {
 		slots[i] = int32(i)
 	}
 	sort.Slice(slots, func(i, j int) bool {
-		a, b := &t.recs[slots[i]], &t.recs[slots[j]]
+		a, b := t.recs.at(slots[i]), t.recs.at(slots[j])
 		if a.stats[6] != b.stats[6] {
 			return a.stats[6] > b.stats[6]
 		}
@@ -553,7 +590,7 @@ func (t *cursorTable) outputJSON(out *bufio.Writer) {
 		return appendJSONString(b, scratch)
 	}
 	for _, s := range t.order() {
-		r := &t.recs[s]
+		r := t.recs.at(s)
 		b = b[:0]
 		b = append(b, `{"record":"cursor","cursorId":"`...)
 		b = strconv.AppendInt(b, r.id, 10)
@@ -581,7 +618,7 @@ func (t *cursorTable) outputJSON(out *bufio.Writer) {
 }
 
 func (t *cursorTable) outputTable(out *bufio.Writer) {
-	if len(t.recs) == 0 {
+	if t.recs.len() == 0 {
 		return
 	}
 	names := t.names.shared.names
@@ -589,7 +626,7 @@ func (t *cursorTable) outputTable(out *bufio.Writer) {
 		"KEYS EXAMINED", "BYTES READ", "MILLIS", "FIRST", "LAST", "FORMAT"}
 	var rows [][]cell
 	for _, s := range t.order() {
-		r := &t.recs[s]
+		r := t.recs.at(s)
 		var opened cell
 		if r.origin >= 0 {
 			opened = str(names[r.origin])

@@ -253,6 +253,35 @@ func (r *jreader) parse() (*value, error) {
 // object's first key is kept whatever it is).
 type selection struct {
 	keys map[string]*selection
+	list []member // keys, for a linear search (a handful: faster than hashing)
+}
+
+type member struct {
+	name  string
+	child *selection
+}
+
+func (s *selection) find(key []byte) (*selection, bool) {
+	if s.list == nil && len(s.keys) > 0 {
+		panic("selection used before prepare")
+	}
+	for i := range s.list {
+		if s.list[i].name == string(key) {
+			return s.list[i].child, true
+		}
+	}
+	return nil, false
+}
+
+// prepare fills the lists of a selection tree (at package init).
+func (s *selection) prepare() *selection {
+	for name, child := range s.keys {
+		s.list = append(s.list, member{name, child})
+		if child != nil {
+			child.prepare()
+		}
+	}
+	return s
 }
 
 // parseSelected reads a whole line, building only what sel names.
@@ -326,7 +355,7 @@ func (r *jreader) object(into *value, sel *selection) error {
 			err = r.skip()
 		} else if sel == nil {
 			item, err = r.parse()
-		} else if child, ok := sel.keys[string(key)]; ok {
+		} else if child, ok := sel.find(key); ok {
 			item, err = r.parseSel(child)
 		} else {
 			err = r.skip()

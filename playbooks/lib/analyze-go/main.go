@@ -8,19 +8,25 @@
 //
 // playbooks/analyze starts it with DBA_LAB_ANALYZE_PYTHON and
 // DBA_LAB_ANALYZE_SCRIPT (how to start the Python engine) and
-// DBA_LAB_ANALYZE_SOURCE (the hash of this source as playbooks/analyze sees
-// it: an engine built from other source hands over). Run without them, it
-// exits 3 with the reason instead of handing over.
+// DBA_LAB_ANALYZE_SOURCE_DIR (this source in the checkout: an engine built
+// from other source hands over). Run without the first two, it exits 3 with
+// the reason instead of handing over.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
+	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -45,13 +51,43 @@ func handOver(args []string, reason string) int {
 			env = append(env, kv)
 		}
 	}
-	err := syscall.Exec(python, append([]string{python, script}, args...), env)
+	path, err := exec.LookPath(python)
+	if err == nil {
+		err = syscall.Exec(path, append([]string{python, script}, args...), env)
+	}
 	fmt.Fprintf(os.Stderr, "analyze: cannot start the Python engine (%s): %v\n", python, err)
 	return 1
 }
 
+// checkoutHash: what setup/install.sh stamps into the engine (sourceHash):
+// the SHA-256 of go.mod and the .go files but tests, read in byte order of
+// their names; "" when dir cannot be read.
+func checkoutHash(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		if name == "go.mod" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	digest := sha256.New()
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return ""
+		}
+		digest.Write(data)
+	}
+	return hex.EncodeToString(digest.Sum(nil))
+}
+
 func run(args []string) (code int) {
-	if want := os.Getenv("DBA_LAB_ANALYZE_SOURCE"); want != "" && want != sourceHash {
+	if dir := os.Getenv("DBA_LAB_ANALYZE_SOURCE_DIR"); dir != "" && checkoutHash(dir) != sourceHash {
 		fmt.Fprintln(os.Stderr, "analyze: the Go engine was built from other source; using the Python engine"+
 			" (./setup/install.sh rebuilds it)")
 		return handOver(args, "built from other source")
@@ -99,7 +135,7 @@ func run(args []string) (code int) {
 	switch report {
 	case "cursors":
 		state := scanCursors(files)
-		report1("cursor", len(state.recs) > 0, &state.bad)
+		report1("cursor", state.recs.len() > 0, &state.bad)
 		write = state.outputTable
 		if asJSON {
 			write = state.outputJSON

@@ -28,14 +28,14 @@ var (
 
 // What a slow query line is read for: the id, and in attr the fields the
 // report uses (the rest of the line is checked, not built).
-var querySelection = &selection{keys: map[string]*selection{
+var querySelection = (&selection{keys: map[string]*selection{
 	"id": nil,
 	"attr": {keys: map[string]*selection{
 		"type": nil, "ns": nil, "durationMillis": nil, "keysExamined": nil, "docsExamined": nil,
 		"nreturned": nil, "planSummary": nil,
 		"command": {keys: map[string]*selection{"filter": nil, "query": nil, "q": nil}},
 	}},
-}}
+}}).prepare()
 
 type queryKey struct {
 	ns      string

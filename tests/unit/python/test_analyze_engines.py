@@ -44,7 +44,7 @@ def go_engine():
 
 def run(engine, *args):
     env = dict(os.environ, DBA_LAB_ANALYZE_ENGINE=engine)
-    done = subprocess.run([sys.executable, ANALYZE] + list(args), env=env, stdout=subprocess.PIPE,
+    done = subprocess.run([ANALYZE] + list(args), env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=300)
     return done.returncode, done.stdout, done.stderr
 
@@ -100,7 +100,7 @@ def test_the_two_engines_split_a_big_file_alike(go_engine, generated):
     # One part or two: the same rows (cursors seen in both parts included).
     one = run("go", "cursors", "--json", generated["all"])
     with_jobs = dict(os.environ, DBA_LAB_ANALYZE_ENGINE="go", ANALYZE_JOBS="1")
-    single = subprocess.run([sys.executable, ANALYZE, "cursors", "--json", generated["all"]], env=with_jobs,
+    single = subprocess.run([ANALYZE, "cursors", "--json", generated["all"]], env=with_jobs,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert one[0] == 0 and single.returncode == 0
     assert one[1] == single.stdout
