@@ -124,6 +124,7 @@ run_job() {
   case "$kind" in
     lint) "$ROOT/tests/lint.sh" ;;
     lint-workflows) "$ROOT/tests/lint-workflows.sh" ;;
+    lint-go) "$ROOT/tests/lint-go.sh" ;;
     unit-node) node_unit_tap ;;
     unit-python) pytest_tap ;;
     snippet) mongosh_tap --nodb "$arg" ;;
@@ -170,6 +171,7 @@ add_jobs() {
     lint)
       add_job lint lint ""
       add_job lint/workflows lint-workflows ""
+      add_job lint/go lint-go ""
       ;;
     unit)
       if [[ -n "$(find "$ROOT/tests/unit" -name '*.test.js' -type f 2>/dev/null | head -n 1)" ]]; then

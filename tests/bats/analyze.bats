@@ -466,3 +466,72 @@ cursor_record() {
   assert_success
   assert_output '["test.foo","aggregate",null,1,1181,309,"COLLSCAN","json"]'
 }
+
+# --- engines ----------------------------------------------------------------
+# The Go engine (setup builds .tools/bin/analyze-go when Go is installed)
+# reads cursors and queries over plain JSON files; the Python engine the rest.
+# tests/unit/python/test_analyze_engines.py compares their bytes.
+
+# Skips (fails with CI=true, where setup builds it) without the Go engine.
+needs_go_engine() {
+  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] && return 0
+  [[ "${CI:-}" == true ]] && fail "the Go engine is not built (CI=true: ./setup/install.sh builds it)"
+  skip "the Go engine is not built (./setup/install.sh builds it when Go is installed)"
+}
+
+@test "engines: the Go engine reads a JSON log itself (the Go-only setting answers)" {
+  needs_go_engine
+  run --separate-stderr env DBA_LAB_ANALYZE_ENGINE=go "${DBA_LAB_ROOT}/playbooks/analyze" cursors "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_success
+  assert_equal "${#lines[@]}" 4
+  assert_equal "$stderr" ""
+}
+
+@test "engines: a text log is the Python engine's; the Go-only setting says so (exit 3)" {
+  needs_go_engine
+  run --separate-stderr env DBA_LAB_ANALYZE_ENGINE=go "${DBA_LAB_ROOT}/playbooks/analyze" cursors "${FIX}/cursors-4.2.derived.text.log"
+  assert_failure 3
+  assert_output ""
+  assert_equal "$stderr" "analyze-go: left to the Python engine: ${FIX}/cursors-4.2.derived.text.log: a text log"
+}
+
+@test "engines: a run the Go engine hands over gives the Python engine's report" {
+  needs_go_engine
+  run --separate-stderr env DBA_LAB_ANALYZE_ENGINE=python "${DBA_LAB_ROOT}/playbooks/analyze" cursors "${FIX}/cursors-4.2.derived.text.log"
+  assert_success
+  local python="$output"
+  run --separate-stderr analyze cursors "${FIX}/cursors-4.2.derived.text.log"
+  assert_success
+  assert_equal "$output" "$python"
+  assert_equal "$stderr" ""
+}
+
+@test "engines: a Go engine built from other source is not used, and one line says so" {
+  needs_go_engine
+  local copy="${BATS_TEST_TMPDIR}/checkout"
+  mkdir -p "${copy}/.tools/bin"
+  cp -R "${DBA_LAB_ROOT}/playbooks" "${copy}/playbooks"
+  ln -s "${DBA_LAB_ROOT}/.tools/venv" "${copy}/.tools/venv"
+  ln -s "${DBA_LAB_ROOT}/.tools/bin/analyze-go" "${copy}/.tools/bin/analyze-go"
+  printf '\n// changed after the build\n' >>"${copy}/playbooks/lib/analyze-go/main.go"
+  run --separate-stderr "${copy}/playbooks/analyze" cursors --json "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_success
+  assert_equal "${#lines[@]}" 3
+  assert_equal "$stderr" "analyze: the Go engine was built from other source; using the Python engine (./setup/install.sh rebuilds it)"
+}
+
+@test "engines: an unknown DBA_LAB_ANALYZE_ENGINE is a usage error (exit 2)" {
+  run env DBA_LAB_ANALYZE_ENGINE=fast "${DBA_LAB_ROOT}/playbooks/analyze" cursors "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_failure 2
+  assert_output "analyze: DBA_LAB_ANALYZE_ENGINE must be auto, go or python (found 'fast')"
+}
+
+@test "engines: a reader that goes away early is not an error of the Go engine's" {
+  needs_go_engine
+  local log="${BATS_TEST_TMPDIR}/many.log"
+  # About 2,000 cursors: more output than a pipe holds.
+  run python3 "${DBA_LAB_ROOT}/bench/analyze-log.py" distinct "$log" 2048
+  assert_success
+  run bash -c 'set -o pipefail; "$1" cursors --json "$2" | head -n 1 >/dev/null' _ "${DBA_LAB_ROOT}/playbooks/analyze" "$log"
+  assert_success
+}
