@@ -8,8 +8,11 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"sort"
+	"cmp"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -72,6 +75,33 @@ type cursorTable struct {
 	clock *times
 	bad   tally
 	arena arena
+	last  lastTemplate
+}
+
+// lastTemplate: the date and zone of the last JSON-layout time this worker
+// encoded (a log's lines share a few), so that most lines take no lock and
+// build no template.
+type lastTemplate struct {
+	date, zone string
+	tid        int32
+	base       int64
+	set        bool
+}
+
+// encodeTime: times.encode with the worker's cache in front.
+func (t *cursorTable) encodeTime(text string) (int32, int64, int64, bool) {
+	c := &t.last
+	if c.set && isoLayout(text) && text[:11] == c.date && text[23:] == c.zone && digitsAt(text, 11, 2) &&
+		digitsAt(text, 14, 2) && digitsAt(text, 17, 2) {
+		hms := atoi(text[11:13])*10000000 + atoi(text[14:16])*100000 + atoi(text[17:19])*1000 + atoi(text[20:23])
+		return c.tid, hms, keyOf(c.base, hms), true
+	}
+	tid, hms, key, ok := t.clock.encode(text)
+	if ok && isoLayout(text) {
+		*c = lastTemplate{date: strings.Clone(text[:11]), zone: strings.Clone(text[23:]), tid: tid,
+			base: t.clock.baseOf(tid), set: true}
+	}
+	return tid, hms, key, ok
 }
 
 type cursorReport struct {
@@ -480,7 +510,7 @@ func (t *cursorTable) add(ev *cursorEvent, seq int64) {
 	if ev.hasTime {
 		var ok bool
 		var id int32
-		id, hms, key, ok = t.clock.encode(ev.time)
+		id, hms, key, ok = t.encodeTime(ev.time)
 		if !ok {
 			bail("a log time this engine does not read exactly")
 		}
@@ -553,18 +583,29 @@ func (t *cursorTable) merge(o *cursorTable) {
 	o.recs, o.index = recStore{}, nil
 }
 
+type orderKey struct {
+	millis, id int64
+	slot       int32
+}
+
+// order: slots slowest first, then by id (a sort on small keys: a log of
+// distinct cursors has as many as lines).
 func (t *cursorTable) order() []int32 {
-	slots := make([]int32, t.recs.len())
-	for i := range slots {
-		slots[i] = int32(i)
+	keys := make([]orderKey, t.recs.len())
+	for i := range keys {
+		r := t.recs.at(int32(i))
+		keys[i] = orderKey{r.stats[6], r.id, int32(i)}
 	}
-	sort.Slice(slots, func(i, j int) bool {
-		a, b := t.recs.at(slots[i]), t.recs.at(slots[j])
-		if a.stats[6] != b.stats[6] {
-			return a.stats[6] > b.stats[6]
+	slices.SortFunc(keys, func(a, b orderKey) int {
+		if a.millis != b.millis {
+			return cmp.Compare(b.millis, a.millis)
 		}
-		return a.id < b.id
+		return cmp.Compare(a.id, b.id)
 	})
+	slots := make([]int32, len(keys))
+	for i, k := range keys {
+		slots[i] = k.slot
+	}
 	return slots
 }
 
@@ -575,23 +616,51 @@ func (t *cursorTable) timeText(tid, hms int32) (string, bool) {
 var statFields = [7]string{`,"commands":`, `,"getMores":`, `,"nreturned":`, `,"docsExamined":`,
 	`,"keysExamined":`, `,"bytesRead":`, `,"durationMillis":`}
 
+// outputJSON: the rows as JSON Lines, formatted by every core a batch at a
+// time and written in order.
 func (t *cursorTable) outputJSON(out *bufio.Writer) {
 	names := t.names.shared.names
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = jsonString(n)
 	}
-	var b, scratch []byte
-	timeJSON := func(tid, hms int32) []byte {
+	slots := t.order()
+	const batch = 4096
+	bufs := make([][]byte, workers())
+	for from := 0; from < len(slots); from += batch * len(bufs) {
+		var wg sync.WaitGroup
+		for w := range bufs {
+			lo := from + w*batch
+			if lo >= len(slots) {
+				bufs[w] = bufs[w][:0]
+				continue
+			}
+			hi := min(lo+batch, len(slots))
+			wg.Add(1)
+			go func(w, lo, hi int) {
+				defer wg.Done()
+				bufs[w] = t.appendRows(bufs[w][:0], slots[lo:hi], quoted)
+			}(w, lo, hi)
+		}
+		wg.Wait()
+		for _, b := range bufs {
+			out.Write(b)
+		}
+	}
+}
+
+func (t *cursorTable) appendRows(b []byte, slots []int32, quoted []string) []byte {
+	var scratch []byte
+	timeJSON := func(tid, hms int32) {
 		if tid < 0 {
-			return append(b, "null"...)
+			b = append(b, "null"...)
+			return
 		}
 		scratch = t.clock.appendTime(scratch[:0], tid, int64(hms))
-		return appendJSONString(b, scratch)
+		b = appendJSONString(b, scratch)
 	}
-	for _, s := range t.order() {
+	for _, s := range slots {
 		r := t.recs.at(s)
-		b = b[:0]
 		b = append(b, `{"record":"cursor","cursorId":"`...)
 		b = strconv.AppendInt(b, r.id, 10)
 		b = append(b, `","ns":`...)
@@ -609,12 +678,12 @@ func (t *cursorTable) outputJSON(out *bufio.Writer) {
 			b = strconv.AppendInt(b, r.stats[k], 10)
 		}
 		b = append(b, `,"firstTime":`...)
-		b = timeJSON(r.firstTid, r.firstHms)
+		timeJSON(r.firstTid, r.firstHms)
 		b = append(b, `,"lastTime":`...)
-		b = timeJSON(r.lastTid, r.lastHms)
+		timeJSON(r.lastTid, r.lastHms)
 		b = append(b, `,"format":"json"}`+"\n"...)
-		out.Write(b)
 	}
+	return b
 }
 
 func (t *cursorTable) outputTable(out *bufio.Writer) {

@@ -165,8 +165,7 @@ func (t *times) encode(text string) (int32, int64, int64, bool) {
 	if !isASCII(text) || strings.ContainsAny(text, "\x00\x01") {
 		return 0, 0, 0, false
 	}
-	if len(text) >= 23 && text[10] == 'T' && text[13] == ':' && text[16] == ':' && text[19] == '.' &&
-		digitsAt(text, 20, 3) {
+	if isoLayout(text) {
 		if !digitsAt(text, 11, 2) || !digitsAt(text, 14, 2) || !digitsAt(text, 17, 2) {
 			return 0, 0, 0, false // Python's int() reads some of these (signs, spaces)
 		}
@@ -192,6 +191,20 @@ func (t *times) encode(text string) (int32, int64, int64, bool) {
 	}
 	tid, _ := t.intern(text)
 	return tid, -1, unknownTime, true
+}
+
+// isoLayout: the JSON logs' layout (YYYY-MM-DDTHH:MM:SS.mmm then a zone),
+// read by position.
+func isoLayout(text string) bool {
+	return len(text) >= 23 && text[10] == 'T' && text[13] == ':' && text[16] == ':' && text[19] == '.' &&
+		digitsAt(text, 20, 3)
+}
+
+// baseOf: the epoch ms at 00:00 of a template's date.
+func (t *times) baseOf(tid int32) int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.bases[tid]
 }
 
 func keyOf(base, hms int64) int64 {
