@@ -9,6 +9,8 @@ same file. KIND:
   all       slowms 0, as the playbooks run: every line a slow query
             (find opening a cursor, its getMores, exhausted finds, updates)
   distinct  every line a find that opened a cursor of its own
+  refreshes every line a routing table refresh (a mongos whose every
+            refresh is logged: the line `refresh` reads)
 Prints the number of lines written. The lines follow the layout of real
 mongod lines (the attribute order of OpDebug::report); they are not a
 server's output and are never used as evidence about a server.
@@ -183,6 +185,8 @@ with open(path, "w") as out:
             text = find(t, conn, rng.getrandbits(63) or 1)[1]
         elif kind == "all":
             text = slow(t, conn, live)
+        elif kind == "refreshes":
+            text = refresh(t, lines)
         else:
             r = rng.random()
             if r < 0.001:

@@ -2,12 +2,13 @@
 # Benchmark: every playbooks/analyze report against jq and grep -F, on three
 # kinds of JSON (4.4+) log, with time and peak memory.
 #
-#   bench/analyze.sh [--size-mb N] [--rounds R] [--logs few,all,distinct] [--reports LIST]
+#   bench/analyze.sh [--size-mb N] [--rounds R] [--logs few,all,distinct,refreshes] [--reports LIST]
 #                    [--engine auto|go|python]
 #
 # Generates three logs of N MiB each (default 300) in a temporary directory
 # with bench/analyze-log.py (see there: few = 5% slow queries, all = every
-# line a slow query, distinct = every line a cursor of its own). Then, R rounds (default 3), each running in turn for every log and report
+# line a slow query, distinct = every line a cursor of its own, refreshes =
+# every line a routing refresh). Then, R rounds (default 3), each running in turn for every log and report
 #   playbooks/analyze REPORT --json LOG
 #   jq -c 'select(...) | [...]' LOG          (the same lines, a few fields)
 #   LC_ALL=C grep -F NEEDLE LOG              (the report's needle: a floor)
@@ -24,7 +25,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 readonly REPORTS_ALL="cursors,refresh,queries"
-readonly LOGS_ALL="few,all,distinct"
+readonly LOGS_ALL="few,all,distinct,refreshes"
 
 usage() {
   sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
