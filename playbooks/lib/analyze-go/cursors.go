@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 )
 
@@ -35,29 +34,6 @@ type cursorRec struct {
 	lastTid, lastHms   int32
 }
 
-// recStore: records in chunks of recChunk, so that growing never copies
-// (a log of distinct cursors has as many records as lines).
-type recStore struct {
-	chunks [][]cursorRec
-	n      int
-}
-
-const recChunk = 4096
-
-func (st *recStore) len() int { return st.n }
-
-func (st *recStore) at(slot int32) *cursorRec { return &st.chunks[slot/recChunk][slot%recChunk] }
-
-func (st *recStore) add(r cursorRec) int32 {
-	if st.n%recChunk == 0 {
-		st.chunks = append(st.chunks, make([]cursorRec, 0, recChunk))
-	}
-	last := len(st.chunks) - 1
-	st.chunks[last] = append(st.chunks[last], r)
-	st.n++
-	return int32(st.n - 1)
-}
-
 type cursorEvent struct {
 	id                                       int64
 	ns, name, origin                         string
@@ -69,7 +45,7 @@ type cursorEvent struct {
 
 type cursorTable struct {
 	src   int
-	recs  recStore
+	recs  chunked[cursorRec]
 	index map[int64]int32
 	names nameCache
 	clock *times
@@ -364,7 +340,7 @@ func firstKey(v *value) (string, bool) {
 		return "", false
 	}
 	if v.k == kObject {
-		return v.first, v.hasFirst
+		return v.s, v.hasFirst
 	}
 	if v.k == kString {
 		return v.s, true
@@ -377,11 +353,11 @@ func isChangeStream(command *value) bool {
 		return false
 	}
 	pipeline := command.get("pipeline")
-	if pipeline == nil || pipeline.k != kArray || len(pipeline.arr) == 0 || pipeline.arr[0] == nil ||
-		pipeline.arr[0].k != kObject {
+	if pipeline == nil || pipeline.k != kArray || len(pipeline.vals) == 0 || pipeline.vals[0] == nil ||
+		pipeline.vals[0].k != kObject {
 		return false
 	}
-	return pipeline.arr[0].has("$changeStream")
+	return pipeline.vals[0].has("$changeStream")
 }
 
 func docTime(doc *value) (string, bool) {
@@ -580,7 +556,7 @@ func (t *cursorTable) merge(o *cursorTable) {
 		}
 		r.flags |= theirs.flags
 	}
-	o.recs, o.index = recStore{}, nil
+	o.recs, o.index = chunked[cursorRec]{}, nil
 }
 
 type orderKey struct {
@@ -625,28 +601,7 @@ func (t *cursorTable) outputJSON(out *bufio.Writer) {
 		quoted[i] = jsonString(n)
 	}
 	slots := t.order()
-	const batch = 4096
-	bufs := make([][]byte, workers())
-	for from := 0; from < len(slots); from += batch * len(bufs) {
-		var wg sync.WaitGroup
-		for w := range bufs {
-			lo := from + w*batch
-			if lo >= len(slots) {
-				bufs[w] = bufs[w][:0]
-				continue
-			}
-			hi := min(lo+batch, len(slots))
-			wg.Add(1)
-			go func(w, lo, hi int) {
-				defer wg.Done()
-				bufs[w] = t.appendRows(bufs[w][:0], slots[lo:hi], quoted)
-			}(w, lo, hi)
-		}
-		wg.Wait()
-		for _, b := range bufs {
-			out.Write(b)
-		}
-	}
+	writeBatches(out, len(slots), func(b []byte, lo, hi int) []byte { return t.appendRows(b, slots[lo:hi], quoted) })
 }
 
 func (t *cursorTable) appendRows(b []byte, slots []int32, quoted []string) []byte {

@@ -34,17 +34,16 @@ const (
 	kObject
 )
 
+// value: a JSON value (88 bytes, reused through an arena line after line).
 type value struct {
 	k        kind
-	first    string // an object's first key (Python's next(iter(dict)))
-	hasFirst bool
+	hasFirst bool // an object with a first key (in s: Python's next(iter(dict)))
 	b        bool
 	i        int64
 	f        float64
-	s        string
-	arr      []*value
-	keys     []string // in order of first appearance; a repeated key keeps its place and takes the last value (as a Python dict fed by orjson)
-	vals     []*value
+	s        string   // a string's text; an object's first key
+	keys     []string // an object's keys in order of first appearance; a repeated key keeps its place and takes the last value (as a Python dict fed by orjson)
+	vals     []*value // an object's values (by key), an array's items
 }
 
 func (v *value) get(key string) *value {
@@ -135,7 +134,7 @@ func (r *jreader) newValue(k kind) *value {
 	}
 	v := a.vals[a.n]
 	a.n++
-	*v = value{k: k, keys: v.keys[:0], vals: v.vals[:0], arr: v.arr[:0]}
+	*v = value{k: k, keys: v.keys[:0], vals: v.vals[:0]}
 	return v
 }
 
@@ -365,7 +364,7 @@ func (r *jreader) object(into *value, sel *selection) error {
 			return err
 		}
 		if into != nil && !into.hasFirst {
-			into.first, into.hasFirst = r.text(key), true
+			into.s, into.hasFirst = r.text(key), true
 		}
 		if keep {
 			into.set(r.text(key), item)
@@ -412,7 +411,7 @@ func (r *jreader) array(into *value) error {
 			if err != nil {
 				return err
 			}
-			into.arr = append(into.arr, item)
+			into.vals = append(into.vals, item)
 		} else if err := r.skip(); err != nil {
 			return err
 		}

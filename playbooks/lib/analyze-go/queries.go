@@ -219,21 +219,21 @@ func normalize(v *value) *value {
 		}
 		return out
 	case kArray:
-		if len(v.arr) > 0 {
+		if len(v.vals) > 0 {
 			allStrings := true
-			for _, item := range v.arr {
+			for _, item := range v.vals {
 				if item.k != kString {
 					allStrings = false
 					break
 				}
 			}
 			if allStrings {
-				return &value{k: kArray, arr: []*value{one()}}
+				return &value{k: kArray, vals: []*value{one()}}
 			}
 		}
-		items := make([]*value, len(v.arr))
+		items := make([]*value, len(v.vals))
 		hasDict := false
-		for i, item := range v.arr {
+		for i, item := range v.vals {
 			items[i] = normalize(item)
 			if items[i].k == kObject {
 				hasDict = true
@@ -255,7 +255,7 @@ func normalize(v *value) *value {
 			}
 			items = sorted
 		}
-		return &value{k: kArray, arr: items}
+		return &value{k: kArray, vals: items}
 	}
 	return one()
 }
@@ -282,7 +282,7 @@ func appendShape(dst []byte, v *value, _ bool) []byte {
 		return append(dst, '}')
 	case kArray:
 		dst = append(dst, '[')
-		for n, item := range v.arr {
+		for n, item := range v.vals {
 			if n > 0 {
 				dst = append(dst, ", "...)
 			}

@@ -267,3 +267,27 @@ func (c *nameCache) id(s string) int32 {
 	c.local[s] = id
 	return id
 }
+
+// chunked: a growing list in chunks of chunkLen, so that growing never
+// copies it (a log of distinct cursors or of refreshes has as many records
+// as lines).
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+const chunkLen = 4096
+
+func (c *chunked[T]) len() int { return c.n }
+
+func (c *chunked[T]) at(i int32) *T { return &c.chunks[i/chunkLen][i%chunkLen] }
+
+func (c *chunked[T]) add(v T) int32 {
+	if c.n%chunkLen == 0 {
+		c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+	}
+	last := len(c.chunks) - 1
+	c.chunks[last] = append(c.chunks[last], v)
+	c.n++
+	return int32(c.n - 1)
+}

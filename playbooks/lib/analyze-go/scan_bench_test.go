@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"testing"
 )
@@ -36,6 +37,19 @@ func BenchmarkCursorsOutput(b *testing.B) {
 		var sink bytes.Buffer
 		out := bufio.NewWriter(&sink)
 		state.outputJSON(out)
+		out.Flush()
+	}
+}
+
+func BenchmarkRefresh(b *testing.B) {
+	path := os.Getenv("ANALYZE_GO_BENCH_LOG")
+	if path == "" {
+		b.Skip("ANALYZE_GO_BENCH_LOG not set")
+	}
+	for i := 0; i < b.N; i++ {
+		state := scanRefresh([]string{path})
+		out := bufio.NewWriter(io.Discard)
+		state.output(out, true, []string{path})
 		out.Flush()
 	}
 }

@@ -64,7 +64,10 @@ def assert_same(*args):
     assert same_or_handed_over(*args), "the Go engine handed over %s" % (args,)
 
 
-@pytest.mark.parametrize("report", ["cursors", "queries"])
+REPORTS = ["cursors", "queries", "refresh"]
+
+
+@pytest.mark.parametrize("report", REPORTS)
 @pytest.mark.parametrize("form", [[], ["--json"]])
 @pytest.mark.parametrize("name", JSON_FIXTURES)
 def test_the_json_fixtures_read_the_same(go_engine, name, report, form):
@@ -77,23 +80,23 @@ def generated(tmp_path_factory):
     enough for the Go engine to read them in two parts and merge them."""
     folder = tmp_path_factory.mktemp("logs")
     paths = {}
-    for kind, kib in (("all", 20 << 10), ("distinct", 4 << 10), ("few", 20 << 10)):
+    for kind, kib in (("all", 20 << 10), ("distinct", 4 << 10), ("few", 20 << 10), ("refreshes", 2 << 10)):
         paths[kind] = str(folder / (kind + ".log"))
         subprocess.run([sys.executable, os.path.join(ROOT, "bench", "analyze-log.py"), kind, paths[kind], str(kib)],
                        check=True, stdout=subprocess.DEVNULL)
     return paths
 
 
-@pytest.mark.parametrize("report", ["cursors", "queries"])
+@pytest.mark.parametrize("report", REPORTS)
 @pytest.mark.parametrize("form", [[], ["--json"]])
-@pytest.mark.parametrize("kind", ["all", "distinct", "few"])
+@pytest.mark.parametrize("kind", ["all", "distinct", "few", "refreshes"])
 def test_generated_logs_read_the_same(go_engine, generated, kind, report, form):
     assert_same(report, *form, generated[kind])
 
 
-@pytest.mark.parametrize("report", ["cursors", "queries"])
+@pytest.mark.parametrize("report", REPORTS)
 def test_several_files_read_the_same(go_engine, generated, report):
-    assert_same(report, "--json", generated["few"], generated["distinct"], generated["all"])
+    assert_same(report, "--json", generated["few"], generated["refreshes"], generated["distinct"], generated["all"])
 
 
 def test_the_two_engines_split_a_big_file_alike(go_engine, generated):
@@ -107,10 +110,14 @@ def test_the_two_engines_split_a_big_file_alike(go_engine, generated):
 
 
 def real_lines():
-    """The real slow query lines of the fixtures (the change stream
-    article's, minus its one line with typographic quotes)."""
+    """The real slow query and refresh lines of the fixtures (the change
+    stream article's, minus its one line with typographic quotes; the
+    routing refresh article's valid refresh line)."""
     with open(os.path.join(FIXTURES, "changestream-5.2.json.log"), "rb") as stream:
-        return [line for line in stream.read().split(b"\n")[1:] if line]
+        lines = [line for line in stream.read().split(b"\n")[1:] if line]
+    with open(os.path.join(FIXTURES, "refresh-5.0.json.log"), "rb") as stream:
+        lines.append(stream.read().split(b"\n")[0])
+    return lines
 
 
 MUTATIONS = [b"\xe2\x80\x9c", b"}", b"]", b",", b":", b"x", b"\\", b"\x01", b"\xc3\xa9", b'"', b" ", b"{", b"[",
@@ -142,10 +149,10 @@ def test_damaged_lines_read_the_same(go_engine, tmp_path):
             body.append(mutate(rng, rng.choice(lines)))
         path = tmp_path / ("damaged-%d.log" % n)
         path.write_bytes(b"\n".join(body) + b"\n")
-        for report in ("cursors", "queries"):
+        for report in REPORTS:
             handled += same_or_handed_over(report, str(path))
     # Cut lines and typographic quotes are common; they must not cost a hand-over.
-    assert handled >= 30
+    assert handled >= 45
 
 
 def test_cut_lines_are_read_by_the_go_engine(go_engine, tmp_path):
@@ -157,7 +164,7 @@ def test_cut_lines_are_read_by_the_go_engine(go_engine, tmp_path):
         body.append(line[:rng.randrange(1, len(line))])
     path = tmp_path / "cut.log"
     path.write_bytes(b"\n".join(body))  # the last line without its newline, too
-    for report in ("cursors", "queries"):
+    for report in REPORTS:
         assert_same(report, str(path))
         assert_same(report, "--json", str(path))
 
