@@ -32,6 +32,7 @@ const (
 	kString
 	kArray
 	kObject
+	kRaw // a member read through rawMember: s is its JSON text, checked, not built
 )
 
 // value: a JSON value (88 bytes, reused through an arena line after line).
@@ -272,6 +273,10 @@ func (s *selection) find(key []byte) (*selection, bool) {
 	return nil, false
 }
 
+// rawMember: a selection that keeps a member as its JSON text (kRaw), checked
+// but not built, for a reader that builds it only when it must.
+var rawMember = &selection{}
+
 // prepare fills the lists of a selection tree (at package init).
 func (s *selection) prepare() *selection {
 	for name, child := range s.keys {
@@ -355,7 +360,15 @@ func (r *jreader) object(into *value, sel *selection) error {
 		} else if sel == nil {
 			item, err = r.parse()
 		} else if child, ok := sel.find(key); ok {
-			item, err = r.parseSel(child)
+			if child == rawMember {
+				start := r.i
+				if err = r.skip(); err == nil {
+					item = r.newValue(kRaw)
+					item.s = r.text(r.b[start:r.i])
+				}
+			} else {
+				item, err = r.parseSel(child)
+			}
 		} else {
 			err = r.skip()
 			keep = false

@@ -31,7 +31,8 @@ var refreshStatus = map[int64]int8{4619901: 0, 4619902: 1, 4619903: 2, 24104: 0,
 var refreshSelection = (&selection{keys: map[string]*selection{
 	"id": nil, "t": nil,
 	"attr": {keys: map[string]*selection{
-		"namespace": nil, "durationMillis": nil, "oldVersion": nil, "lookupSinceVersion": nil, "newVersion": nil,
+		"namespace": nil, "durationMillis": nil,
+		"oldVersion": rawMember, "lookupSinceVersion": rawMember, "newVersion": rawMember,
 	}},
 }}).prepare()
 
@@ -160,8 +161,8 @@ func (r *refreshState) feed(offset int64, line []byte) {
 	}
 	ev := refreshEvent{ns: r.names.id(ns.s), millis: millis, logID: id.i, status: status, src: int32(r.src),
 		offset: offset, seq: int64(r.src)<<48 | offset, timeKey: unknownTime}
-	ev.from = r.keep(r.formatVersion(old))
-	ev.to = r.keep(r.formatVersion(attr.get("newVersion")))
+	ev.from = r.keep(r.rawVersion(old))
+	ev.to = r.keep(r.rawVersion(attr.get("newVersion")))
 	if text, ok := docTime(doc); ok {
 		if !isASCII(text) {
 			bail("a refresh time that is not ASCII")
@@ -188,6 +189,96 @@ func appendInt(dst []byte, v *value) []byte {
 		bail("a version part that is not a plain integer")
 	}
 	return strconv.AppendInt(dst, v.i, 10)
+}
+
+// rawVersion: formatVersion of a member kept as JSON text: the layout the
+// servers write (ChunkVersion::toBSON as {"0":..,"1":..,"2":..}, alone or as
+// ComparableChunkVersion's chunkVersion) read by position, anything else
+// parsed and read by formatVersion.
+func (r *refreshState) rawVersion(raw *value) optString {
+	if raw == nil {
+		return optString{}
+	}
+	text := raw.s
+	if rest, ok := strings.CutPrefix(text, `{"chunkVersion":`); ok {
+		if n, ok := r.chunkVersionAt(rest); ok && !strings.Contains(rest[n:], `"chunkVersion"`) {
+			b := r.build
+			return optString{unsafe.String(unsafe.SliceData(b), len(b)), true}
+		}
+	} else if n, ok := r.chunkVersionAt(text); ok && n == len(text) {
+		b := r.build
+		return optString{unsafe.String(unsafe.SliceData(b), len(b)), true}
+	}
+	v, err := parseDoc([]byte(text))
+	if err != nil {
+		bail("a version the line reader checked but cannot read again")
+	}
+	return r.formatVersion(v)
+}
+
+// positiveInt: the digits of a JSON integer at s (no sign: "-0" is 0 for
+// Python, so signed ones take the slow path), at most 18 of them.
+func positiveInt(s string) (string, bool) {
+	n := 0
+	for n < len(s) && n < 19 && isDigit(s[n]) {
+		n++
+	}
+	return s[:n], n > 0 && n <= 18
+}
+
+// chunkVersionAt reads {"0":{"$timestamp":{"t":T,"i":I}},"1":{"$oid":"E"}[,"2":{"$timestamp":{"t":T,"i":I}}]}
+// at the start of s into r.build as format_version writes it; n is its length.
+func (r *refreshState) chunkVersionAt(s string) (int, bool) {
+	at := 0
+	lit := func(want string) bool {
+		if strings.HasPrefix(s[at:], want) {
+			at += len(want)
+			return true
+		}
+		return false
+	}
+	num := func() (string, bool) {
+		digits, ok := positiveInt(s[at:])
+		at += len(digits)
+		return digits, ok
+	}
+	if !lit(`{"0":{"$timestamp":{"t":`) {
+		return 0, false
+	}
+	t, ok := num()
+	if !ok || !lit(`,"i":`) {
+		return 0, false
+	}
+	i, ok := num()
+	if !ok || !lit(`}},"1":{"$oid":"`) {
+		return 0, false
+	}
+	end := strings.IndexAny(s[at:], `"\`)
+	if end < 0 || s[at+end] != '"' {
+		return 0, false
+	}
+	epoch := s[at : at+end]
+	at += end
+	if !lit(`"}`) {
+		return 0, false
+	}
+	b := append(append(append(append(append(r.build[:0], t...), '|'), i...), "||"...), epoch...)
+	if lit(`,"2":{"$timestamp":{"t":`) {
+		t2, ok := num()
+		if !ok || !lit(`,"i":`) {
+			return 0, false
+		}
+		i2, ok := num()
+		if !ok || !lit(`}}`) {
+			return 0, false
+		}
+		b = append(append(append(append(append(b, "||Timestamp("...), t2...), ", "...), i2...), ')')
+	}
+	if !lit(`}`) {
+		return 0, false
+	}
+	r.build = b
+	return at, true
 }
 
 // formatVersion: logv2.format_version (the text may be a view of the line
@@ -329,7 +420,35 @@ func earlierRefresh(a, b *refreshEvent) bool {
 }
 
 // rows: the events slowest first (references), and the per-namespace summaries.
+// slowestFirst: every event's reference, slowest first, then in input order.
+func (a *refreshAll) slowestFirst() []int64 {
+	var keys []orderKey
+	var refs []int64
+	for pi, p := range a.parts {
+		for i := 0; i < p.events.len(); i++ {
+			e := p.events.at(int32(i))
+			keys = append(keys, orderKey{millis: e.millis, id: e.seq, slot: int32(len(refs))})
+			refs = append(refs, int64(pi)<<32|int64(i))
+		}
+	}
+	slices.SortFunc(keys, func(x, y orderKey) int {
+		if x.millis != y.millis {
+			return cmp.Compare(y.millis, x.millis)
+		}
+		return cmp.Compare(x.id, y.id)
+	})
+	sorted := make([]int64, len(keys))
+	for i, k := range keys {
+		sorted[i] = refs[k.slot]
+	}
+	return sorted
+}
+
+// rows: the events slowest first (references, sorted on another core
+// meanwhile), and the per-namespace summaries.
 func (a *refreshAll) rows() ([]int64, []refreshSummary) {
+	done := make(chan []int64, 1)
+	go func() { done <- a.slowestFirst() }()
 	type group struct {
 		first, last int64
 		fe, le      *refreshEvent
@@ -338,13 +457,11 @@ func (a *refreshAll) rows() ([]int64, []refreshSummary) {
 		seen        bool
 	}
 	var order []int32
-	var slowest []int64
 	groups := make([]group, len(a.names.names))
 	for pi, p := range a.parts {
 		for i := 0; i < p.events.len(); i++ {
 			ref := int64(pi)<<32 | int64(i)
 			e := p.events.at(int32(i))
-			slowest = append(slowest, ref)
 			g := &groups[e.ns]
 			if !g.seen {
 				*g = group{first: ref, last: ref, fe: e, le: e, seen: true}
@@ -377,29 +494,13 @@ func (a *refreshAll) rows() ([]int64, []refreshSummary) {
 		s.lastVersion, s.firstTime, s.lastTime = lp.get(last.to), fp.get(first.time), lp.get(last.time)
 		summaries = append(summaries, s)
 	}
-	keys := make([]orderKey, len(slowest))
-	for i, ref := range slowest {
-		_, e := a.at(ref)
-		keys[i] = orderKey{millis: e.millis, id: e.seq, slot: int32(i)}
-	}
-	slices.SortFunc(keys, func(x, y orderKey) int {
-		if x.millis != y.millis {
-			return cmp.Compare(y.millis, x.millis)
-		}
-		return cmp.Compare(x.id, y.id)
-	})
-	sorted := make([]int64, len(keys))
-	for i, k := range keys {
-		sorted[i] = slowest[k.slot]
-	}
-	slowest = sorted
 	slices.SortFunc(summaries, func(x, y refreshSummary) int {
 		if c := cmp.Compare(y.max, x.max); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.namespace, y.namespace)
 	})
-	return slowest, summaries
+	return <-done, summaries
 }
 
 // appendPyJSONString: json.dumps of a str (ensure_ascii: every character
