@@ -286,8 +286,9 @@ install_analyze_engine() {
   rm -f "${TOOLS}/analyze-go.hash"
   (
     cd "${ROOT}/playbooks/lib/analyze-go"
-    GOTOOLCHAIN=local GOFLAGS=-buildvcs=false go build -trimpath -ldflags "-X main.sourceHash=${hash}" \
-      -o "${BIN}/analyze-go" .
+    # The build cache stays in .tools, where the tests' go vet and go test find it warm.
+    GOCACHE="${TOOLS}/go-build-cache" GOTOOLCHAIN=local GOFLAGS=-buildvcs=false \
+      go build -trimpath -ldflags "-X main.sourceHash=${hash}" -o "${BIN}/analyze-go" .
   ) >"${TOOLS}/analyze-go.log" 2>&1 || {
     tail -n 20 "${TOOLS}/analyze-go.log" >&2
     die "building analyze's Go engine failed (log: .tools/analyze-go.log); remove Go from PATH to use the Python engine only"

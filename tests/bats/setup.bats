@@ -73,6 +73,13 @@ path_without() {
   assert_line --regexp '^bats-assert +required +found +[0-9.]+ +/'
 }
 
+@test "--check says that analyze's Go engine was built from this checkout's source" {
+  command -v go >/dev/null || skip "go is not installed: setup builds no Go engine"
+  run "${DBA_LAB_ROOT}/setup/install.sh" --check
+  assert_success
+  assert_line --regexp '^analyze-go +optional +found +current +/.*/\.tools/bin/analyze-go$'
+}
+
 @test "--check fails and says what to do when a required tool is missing" {
   local path
   path=$(path_without jq)
