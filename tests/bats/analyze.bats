@@ -535,3 +535,12 @@ needs_go_engine() {
   run bash -c 'set -o pipefail; "$1" cursors --json "$2" | head -n 1 >/dev/null' _ "${DBA_LAB_ROOT}/playbooks/analyze" "$log"
   assert_success
 }
+
+@test "analyze runs through a chain of symlinks, relative ones included" {
+  mkdir -p "${BATS_TEST_TMPDIR}/bin/sub"
+  ln -s "${DBA_LAB_ROOT}/playbooks/analyze" "${BATS_TEST_TMPDIR}/bin/analyze"
+  ln -s ../analyze "${BATS_TEST_TMPDIR}/bin/sub/analyze"
+  run "${BATS_TEST_TMPDIR}/bin/sub/analyze" cursors --json "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_success
+  assert_equal "${#lines[@]}" 3
+}
