@@ -443,25 +443,14 @@ func cursorSlow(doc *value) (cursorEvent, bool, *unparsable) {
 
 func (t *cursorTable) feed(offset int64, line []byte) {
 	t.bad.matched++
-	stripped := lstrip(line)
-	if len(stripped) == 0 || stripped[0] != '{' {
-		bail("a text line in a JSON log")
-	}
+	stripped := jsonLine(line)
 	ev, res := cursorFast(stripped, &t.arena)
 	if res == fastNotCursor {
 		return
 	}
 	if res == fastSlow {
-		doc, err := parseDoc(stripped)
-		if err != nil {
-			if je, ok := err.(*jsonError); ok {
-				t.bad.skip(t.src, offset, "not valid JSON ("+je.reason()+")")
-				return
-			}
-			bail("a line that is not valid JSON in a way this engine does not name")
-		}
-		if doc.k != kObject {
-			t.bad.skip(t.src, offset, "JSON line is not an object")
+		doc := parseLine(stripped, nil, nil, &t.bad, t.src, offset)
+		if doc == nil {
 			return
 		}
 		var ok bool
@@ -559,9 +548,20 @@ func (t *cursorTable) merge(o *cursorTable) {
 	o.recs, o.index = chunked[cursorRec]{}, nil
 }
 
+// orderKey: a row's place, slowest first, then by id (cursors) or by place
+// in the input (refresh).
 type orderKey struct {
 	millis, id int64
 	slot       int32
+}
+
+func sortSlowestFirst(keys []orderKey) {
+	slices.SortFunc(keys, func(a, b orderKey) int {
+		if a.millis != b.millis {
+			return cmp.Compare(b.millis, a.millis)
+		}
+		return cmp.Compare(a.id, b.id)
+	})
 }
 
 // order: slots slowest first, then by id (a sort on small keys: a log of
@@ -572,12 +572,7 @@ func (t *cursorTable) order() []int32 {
 		r := t.recs.at(int32(i))
 		keys[i] = orderKey{r.stats[6], r.id, int32(i)}
 	}
-	slices.SortFunc(keys, func(a, b orderKey) int {
-		if a.millis != b.millis {
-			return cmp.Compare(b.millis, a.millis)
-		}
-		return cmp.Compare(a.id, b.id)
-	})
+	sortSlowestFirst(keys)
 	slots := make([]int32, len(keys))
 	for i, k := range keys {
 		slots[i] = k.slot

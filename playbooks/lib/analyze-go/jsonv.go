@@ -177,25 +177,7 @@ func checkDoc(line []byte) error {
 }
 
 // parseDoc reads a whole line into a value.
-func parseDoc(line []byte) (*value, error) {
-	if !utf8.Valid(line) {
-		return nil, errUTF8
-	}
-	r := jreader{b: line}
-	r.ws()
-	if r.i == len(r.b) {
-		return nil, errForeign
-	}
-	v, err := r.parse()
-	if err != nil {
-		return nil, err
-	}
-	r.ws()
-	if r.i != len(r.b) {
-		return nil, errContent
-	}
-	return v, nil
-}
+func parseDoc(line []byte) (*value, error) { return parseSelected(line, nil, nil) }
 
 func (r *jreader) skip() error {
 	if r.i >= len(r.b) {
@@ -288,12 +270,15 @@ func (s *selection) prepare() *selection {
 	return s
 }
 
-// parseSelected reads a whole line, building only what sel names.
+// parseSelected reads a whole line, building only what sel names (nil:
+// all), through arena a when it is not nil.
 func parseSelected(line []byte, sel *selection, a *arena) (*value, error) {
 	if !utf8.Valid(line) {
 		return nil, errUTF8
 	}
-	a.n = 0
+	if a != nil {
+		a.n = 0
+	}
 	r := jreader{b: line, arena: a}
 	r.ws()
 	if r.i == len(r.b) {
@@ -318,20 +303,28 @@ func (r *jreader) parseSel(sel *selection) (*value, error) {
 	return r.parse()
 }
 
-func (r *jreader) object(into *value, sel *selection) error {
+// open steps into an object or array at r.i; empty tells that it closes at once.
+func (r *jreader) open(closing byte) (empty bool, err error) {
 	r.depth++
 	if r.depth > maxDepth {
-		return errDepth
+		return false, errDepth
 	}
-	r.i++ // {
+	r.i++
 	r.ws()
 	if r.i >= len(r.b) {
-		return errEnd
+		return false, errEnd
 	}
-	if r.b[r.i] == '}' {
+	if r.b[r.i] == closing {
 		r.i++
 		r.depth--
-		return nil
+		return true, nil
+	}
+	return false, nil
+}
+
+func (r *jreader) object(into *value, sel *selection) error {
+	if empty, err := r.open('}'); empty || err != nil {
+		return err
 	}
 	for {
 		if r.i >= len(r.b) {
@@ -382,41 +375,41 @@ func (r *jreader) object(into *value, sel *selection) error {
 		if keep {
 			into.set(r.text(key), item)
 		}
-		r.ws()
-		if r.i >= len(r.b) {
-			return errEnd
-		}
-		switch r.b[r.i] {
-		case ',':
-			r.i++
-			r.ws()
-			if r.i < len(r.b) && r.b[r.i] == '}' {
-				return fault("trailing comma is not allowed")
-			}
-		case '}':
-			r.i++
-			r.depth--
-			return nil
-		default:
-			return fault("unexpected character, expected ',' or '}'")
+		if done, err := r.next('}', "unexpected character, expected ',' or '}'"); done || err != nil {
+			return err
 		}
 	}
 }
 
-func (r *jreader) array(into *value) error {
-	r.depth++
-	if r.depth > maxDepth {
-		return errDepth
-	}
-	r.i++ // [
+// next reads what follows a member or an item: a ',' and more (not the
+// closing byte: orjson refuses a trailing comma), or the closing byte.
+func (r *jreader) next(closing byte, unexpected string) (done bool, err error) {
 	r.ws()
 	if r.i >= len(r.b) {
-		return errEnd
+		return false, errEnd
 	}
-	if r.b[r.i] == ']' {
+	switch r.b[r.i] {
+	case ',':
+		r.i++
+		r.ws()
+		if r.i >= len(r.b) {
+			return false, errEnd
+		}
+		if r.b[r.i] == closing {
+			return false, fault("trailing comma is not allowed")
+		}
+		return false, nil
+	case closing:
 		r.i++
 		r.depth--
-		return nil
+		return true, nil
+	}
+	return false, fault(unexpected)
+}
+
+func (r *jreader) array(into *value) error {
+	if empty, err := r.open(']'); empty || err != nil {
+		return err
 	}
 	for {
 		if into != nil {
@@ -428,26 +421,8 @@ func (r *jreader) array(into *value) error {
 		} else if err := r.skip(); err != nil {
 			return err
 		}
-		r.ws()
-		if r.i >= len(r.b) {
-			return errEnd
-		}
-		switch r.b[r.i] {
-		case ',':
-			r.i++
-			r.ws()
-			if r.i >= len(r.b) {
-				return errEnd
-			}
-			if r.b[r.i] == ']' {
-				return fault("trailing comma is not allowed")
-			}
-		case ']':
-			r.i++
-			r.depth--
-			return nil
-		default:
-			return fault("unexpected character, expected ',' or ']'")
+		if done, err := r.next(']', "unexpected character, expected ',' or ']'"); done || err != nil {
+			return err
 		}
 	}
 }

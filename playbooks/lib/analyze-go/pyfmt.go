@@ -23,28 +23,35 @@ func appendJSONString[T string | []byte](dst []byte, s T) []byte {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		default:
+		if e := shortEscape(c); e != 0 {
+			dst = append(dst, '\\', e)
+		} else {
 			dst = append(dst, '\\', 'u', '0', '0', hexdigits[c>>4], hexdigits[c&15])
 		}
 		start = i + 1
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// shortEscape: the letter of a two-character JSON escape (\" \\ \b \t \n
+// \f \r), 0 for a character without one.
+func shortEscape(c byte) byte {
+	switch c {
+	case '"', '\\':
+		return c
+	case '\b':
+		return 'b'
+	case '\t':
+		return 't'
+	case '\n':
+		return 'n'
+	case '\f':
+		return 'f'
+	case '\r':
+		return 'r'
+	}
+	return 0
 }
 
 func jsonString(s string) string { return string(appendJSONString(nil, s)) }

@@ -64,24 +64,13 @@ func newQueryState(src int) *queryState {
 }
 
 func (q *queryState) feed(offset int64, line []byte) {
-	stripped := lstrip(line)
-	if len(stripped) == 0 || stripped[0] != '{' {
-		bail("a text line in a JSON log")
-	}
+	stripped := jsonLine(line)
 	if !bytes.Contains(stripped, slowQueryID) && !bytes.Contains(stripped, slowQueryMsg) {
 		return
 	}
 	q.bad.matched++
-	doc, err := parseSelected(stripped, querySelection, &q.arena)
-	if err != nil {
-		if je, ok := err.(*jsonError); ok {
-			q.bad.skip(q.src, offset, "not valid JSON ("+je.reason()+")")
-			return
-		}
-		bail("a line that is not valid JSON in a way this engine does not name")
-	}
-	if doc.k != kObject {
-		q.bad.skip(q.src, offset, "JSON line is not an object")
+	doc := parseLine(stripped, querySelection, &q.arena, &q.bad, q.src, offset)
+	if doc == nil {
 		return
 	}
 	if !isSlowQueryID(doc) {

@@ -117,20 +117,8 @@ func (r *refreshState) feed(offset int64, line []byte) {
 		return
 	}
 	r.bad.matched++
-	stripped := lstrip(line)
-	if len(stripped) == 0 || stripped[0] != '{' {
-		bail("a text line in a JSON log")
-	}
-	doc, err := parseSelected(stripped, refreshSelection, &r.arena)
-	if err != nil {
-		if je, ok := err.(*jsonError); ok {
-			r.bad.skip(r.src, offset, "not valid JSON ("+je.reason()+")")
-			return
-		}
-		bail("a line that is not valid JSON in a way this engine does not name")
-	}
-	if doc.k != kObject {
-		r.bad.skip(r.src, offset, "JSON line is not an object")
+	doc := parseLine(jsonLine(line), refreshSelection, &r.arena, &r.bad, r.src, offset)
+	if doc == nil {
 		return
 	}
 	id := doc.get("id")
@@ -431,12 +419,7 @@ func (a *refreshAll) slowestFirst() []int64 {
 			refs = append(refs, int64(pi)<<32|int64(i))
 		}
 	}
-	slices.SortFunc(keys, func(x, y orderKey) int {
-		if x.millis != y.millis {
-			return cmp.Compare(y.millis, x.millis)
-		}
-		return cmp.Compare(x.id, y.id)
-	})
+	sortSlowestFirst(keys)
 	sorted := make([]int64, len(keys))
 	for i, k := range keys {
 		sorted[i] = refs[k.slot]
@@ -519,23 +502,8 @@ func appendPyJSONString[T string | []byte](dst []byte, s T) []byte {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		}
-		if strings.IndexByte("\"\\\n\r\t\b\f", c) >= 0 {
+		if e := shortEscape(c); e != 0 {
+			dst = append(dst, '\\', e)
 			i++
 		} else if c < 0x80 {
 			dst = appendU4(dst, rune(c))

@@ -291,3 +291,38 @@ func (c *chunked[T]) add(v T) int32 {
 	c.n++
 	return int32(c.n - 1)
 }
+
+// jsonLine: the line without leading white space; a text line in a JSON
+// log is the Python engine's to read.
+func jsonLine(line []byte) []byte {
+	stripped := lstrip(line)
+	if len(stripped) == 0 || stripped[0] != '{' {
+		bail("a text line in a JSON log")
+	}
+	return stripped
+}
+
+// parseLine reads a JSON line for a report (sel nil: all of it): nil when
+// it is unparsable, which is tallied with the Python engine's reason.
+func parseLine(line []byte, sel *selection, a *arena, bad *tally, src int, offset int64) *value {
+	var doc *value
+	var err error
+	if sel == nil {
+		doc, err = parseDoc(line)
+	} else {
+		doc, err = parseSelected(line, sel, a)
+	}
+	if err != nil {
+		je, ok := err.(*jsonError)
+		if !ok {
+			bail("a line that is not valid JSON in a way this engine does not name")
+		}
+		bad.skip(src, offset, "not valid JSON ("+je.reason()+")")
+		return nil
+	}
+	if doc.k != kObject {
+		bad.skip(src, offset, "JSON line is not an object")
+		return nil
+	}
+	return doc
+}
