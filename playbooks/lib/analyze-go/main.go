@@ -61,6 +61,15 @@ func handOver(args []string, reason string) int {
 	return 1
 }
 
+// stdoutWriter notes that something reached stdout: from then on a failure
+// can no longer hand the run over.
+type stdoutWriter struct{ used *bool }
+
+func (w stdoutWriter) Write(b []byte) (int, error) {
+	*w.used = true
+	return os.Stdout.Write(b)
+}
+
 // checkoutHash: what setup/install.sh stamps into the engine (sourceHash):
 // the SHA-256 of go.mod and the .go files but tests, read in byte order of
 // their names; "" when dir cannot be read.
@@ -94,13 +103,21 @@ func run(args []string) (code int) {
 			" (./setup/install.sh rebuilds it)")
 		return handOver(args, "built from other source")
 	}
+	writing := false
 	defer func() {
-		if r := recover(); r != nil {
-			b, ok := r.(bailout)
-			if !ok {
-				panic(r)
+		r := recover()
+		switch {
+		case r == nil:
+		case writing:
+			// Part of the report is out: too late to hand over.
+			fmt.Fprintf(os.Stderr, "analyze: internal error of the Go engine while writing (%v); DBA_LAB_ANALYZE_ENGINE=python runs the other one\n", r)
+			code = 1
+		default:
+			reason := fmt.Sprint("an internal error: ", r)
+			if b, ok := r.(bailout); ok {
+				reason = b.reason
 			}
-			code = handOver(args, b.reason)
+			code = handOver(args, reason)
 		}
 	}()
 	report, asJSON, files := parseArgs(args)
@@ -154,7 +171,7 @@ func run(args []string) (code int) {
 			write = func(out *bufio.Writer) { state.outputJSON(out, rows) }
 		}
 	}
-	out := bufio.NewWriterSize(os.Stdout, 1<<18)
+	out := bufio.NewWriterSize(stdoutWriter{&writing}, 1<<18)
 	write(out)
 	if err := out.Flush(); err != nil {
 		if errors.Is(err, syscall.EPIPE) {
@@ -408,6 +425,7 @@ func gcPercent() int {
 func writeBatches(out *bufio.Writer, n int, format func(dst []byte, lo, hi int) []byte) {
 	const batch = 4096
 	bufs := make([][]byte, workers())
+	failures := make([]any, len(bufs))
 	for from := 0; from < n; from += batch * len(bufs) {
 		var wg sync.WaitGroup
 		for w := range bufs {
@@ -419,10 +437,16 @@ func writeBatches(out *bufio.Writer, n int, format func(dst []byte, lo, hi int) 
 			wg.Add(1)
 			go func(w, lo, hi int) {
 				defer wg.Done()
+				defer func() { failures[w] = recover() }()
 				bufs[w] = format(bufs[w][:0], lo, hi)
 			}(w, lo, min(lo+batch, n))
 		}
 		wg.Wait()
+		for _, failure := range failures {
+			if failure != nil {
+				panic(failure)
+			}
+		}
 		for _, b := range bufs {
 			out.Write(b)
 		}

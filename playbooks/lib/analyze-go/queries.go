@@ -9,6 +9,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,11 +53,12 @@ type queryGroup struct {
 }
 
 type queryState struct {
-	src    int
-	groups map[queryKey]*queryGroup
-	shapes map[string]string // compact key of a normalized filter -> its text
-	bad    tally
-	arena  arena
+	src     int
+	groups  map[queryKey]*queryGroup
+	shapes  map[string]string // compact key of a normalized filter -> its text
+	bad     tally
+	arena   arena
+	scratch []byte
 }
 
 func newQueryState(src int) *queryState {
@@ -128,7 +130,7 @@ func (q *queryState) fromAttr(attr *value) {
 			}
 		}
 		if source != nil && source.k == kObject {
-			key.shape, key.noShape = q.shapeText(normalize(source)), false
+			key.shape, key.noShape = q.shapeText(source), false
 		}
 	}
 	ns := attr.get("ns")
@@ -179,114 +181,88 @@ func asciiLower(s string) string {
 	return strings.ToLower(s)
 }
 
-func one() *value { return &value{k: kInt, i: 1} }
-
-// normalize: queries.normalize.
-func normalize(v *value) *value {
+// appendShape appends the shape of v as mloginfo prints it:
+// json.dumps(queries.normalize(v), sort_keys=True) with ", " and ": ",
+// written straight from the value (normalize's values are 1, lists and
+// objects, so the text alone tells an object: it starts with '{').
+func appendShape(dst []byte, v *value) []byte {
 	switch v.k {
 	case kObject:
-		out := &value{k: kObject}
+		// normalize returns at the first key, in order, that asks for it.
 		for i, key := range v.keys {
-			item := v.vals[i]
-			if collapsing[key] {
-				return one()
+			if collapsing[key] || (extendedJSON[key] && len(v.keys) <= 2) {
+				return append(dst, '1')
 			}
-			if extendedJSON[key] && len(v.keys) <= 2 {
-				return one()
-			}
-			if key == "$nin" {
-				item = one()
-			}
-			if (key == "query" || key == "$query") && item.k == kObject {
-				return normalize(item)
-			}
-			if item.k == kObject || item.k == kArray {
-				out.set(key, normalize(item))
-			} else {
-				out.set(key, one())
+			if item := v.vals[i]; (key == "query" || key == "$query") && item.k == kObject {
+				return appendShape(dst, item)
 			}
 		}
-		return out
-	case kArray:
-		if len(v.vals) > 0 {
-			allStrings := true
-			for _, item := range v.vals {
-				if item.k != kString {
-					allStrings = false
-					break
-				}
-			}
-			if allStrings {
-				return &value{k: kArray, vals: []*value{one()}}
+		var order [16]int
+		idx := order[:0]
+		for i := range v.keys {
+			idx = append(idx, i)
+		}
+		for a := 1; a < len(idx); a++ { // insertion sort: a filter has few keys
+			for b := a; b > 0 && v.keys[idx[b]] < v.keys[idx[b-1]]; b-- {
+				idx[b], idx[b-1] = idx[b-1], idx[b]
 			}
 		}
-		items := make([]*value, len(v.vals))
-		hasDict := false
-		for i, item := range v.vals {
-			items[i] = normalize(item)
-			if items[i].k == kObject {
-				hasDict = true
-			}
-		}
-		if !hasDict {
-			sortKeys := make([]string, len(items))
-			for i, item := range items {
-				sortKeys[i] = string(appendShape(nil, item, false))
-			}
-			idx := make([]int, len(items))
-			for i := range idx {
-				idx[i] = i
-			}
-			sort.SliceStable(idx, func(a, b int) bool { return sortKeys[idx[a]] < sortKeys[idx[b]] })
-			sorted := make([]*value, len(items))
-			for i, j := range idx {
-				sorted[i] = items[j]
-			}
-			items = sorted
-		}
-		return &value{k: kArray, vals: items}
-	}
-	return one()
-}
-
-// appendShape: json.dumps(shape, sort_keys=True, separators=(", ", ": "))
-// of a normalized value (1, lists, objects).
-func appendShape(dst []byte, v *value, _ bool) []byte {
-	switch v.k {
-	case kObject:
-		idx := make([]int, len(v.keys))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.Slice(idx, func(a, b int) bool { return v.keys[idx[a]] < v.keys[idx[b]] })
 		dst = append(dst, '{')
 		for n, i := range idx {
 			if n > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendJSONString(dst, v.keys[i])
-			dst = append(dst, ": "...)
-			dst = appendShape(dst, v.vals[i], false)
+			dst = append(appendJSONString(dst, v.keys[i]), ": "...)
+			if item := v.vals[i]; v.keys[i] != "$nin" && (item.k == kObject || item.k == kArray) {
+				dst = appendShape(dst, item)
+			} else {
+				dst = append(dst, '1')
+			}
 		}
 		return append(dst, '}')
 	case kArray:
+		allStrings := len(v.vals) > 0
+		for _, item := range v.vals {
+			allStrings = allStrings && item.k == kString
+		}
+		if allStrings {
+			return append(dst, "[1]"...) // mloginfo folds a list of strings into one 1
+		}
+		items := make([][]byte, len(v.vals))
+		hasObject := false
+		for i, item := range v.vals {
+			items[i] = appendShape(nil, item)
+			hasObject = hasObject || items[i][0] == '{'
+		}
+		if !hasObject {
+			// Sorted by json.dumps of each, whose keys (of objects deeper
+			// down) are escaped to ASCII where these texts keep UTF-8.
+			for _, item := range items {
+				if !isASCII(string(item)) {
+					bail("a list of shapes with non-ASCII keys")
+				}
+			}
+			slices.SortStableFunc(items, func(a, b []byte) int { return bytes.Compare(a, b) })
+		}
 		dst = append(dst, '[')
-		for n, item := range v.vals {
+		for n, item := range items {
 			if n > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendShape(dst, item, false)
+			dst = append(dst, item...)
 		}
 		return append(dst, ']')
 	}
 	return append(dst, '1')
 }
 
-func (q *queryState) shapeText(shape *value) string {
-	text := string(appendShape(nil, shape, false))
-	if cached, ok := q.shapes[text]; ok {
+// shapeText: the shape's text, one string per distinct shape (a log has few).
+func (q *queryState) shapeText(source *value) string {
+	q.scratch = appendShape(q.scratch[:0], source)
+	if cached, ok := q.shapes[string(q.scratch)]; ok {
 		return cached
 	}
+	text := string(q.scratch)
 	q.shapes[text] = text
 	return text
 }

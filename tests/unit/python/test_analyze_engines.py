@@ -200,9 +200,44 @@ def test_the_go_json_reader_agrees_with_orjson(go_engine, tmp_path):
                GOFLAGS="-buildvcs=false", GOTOOLCHAIN="local",
                GOCACHE=os.path.join(ROOT, ".tools", "go-build-cache"))
     # Every Go test: these two read the corpora; the others need none.
-    done = subprocess.run(["go", "test", "-count=1", "-v", "."],
+    done = subprocess.run(["go", "test", "-trimpath", "-count=1", "-v", "."],
                           cwd=GO_SOURCE, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
     output = done.stdout.decode()
     assert done.returncode == 0, output[-4000:]
     for name in ("TestReaderAgreesWithOrjson", "TestFloatsAsPython", "TestPerCursorStateIsASmallFixedRecord"):
         assert "--- PASS: " + name in output, output
+
+
+FILTERS = [
+    '{"a":{"$nin":[1,2]},"b":{"$gt":5}}', '{"query":{"x":1,"y":{"$in":[1,2]}}}', '{"$query":{"x":1},"$orderby":{"x":1}}',
+    '{"x":1,"query":{"y":2}}', '{"a":{"$in":[1]},"query":{"y":2}}', '{"_id":{"$oid":"626a663821072b82d9059209"}}',
+    '{"t":{"$date":"2024-05-01T00:00:00Z","x":1}}', '{"t":{"$date":"2024-05-01T00:00:00Z","x":1,"y":2}}',
+    '{"tags":["a","b"]}', '{"m":["a",1,{"z":1}]}', '{"n":[[3,2],[1],1,[[1]]]}', '{"e":[]}', '{"o":{}}', '{}',
+    '{"b":1,"a":2,"é":3,"A":4}', '{"a\\"b":1,"c\\u0001":2,"d\\\\e":3}', '{"a":1,"a":{"$gt":2}}',
+    '{"$or":[{"b":1},{"a":{"$exists":true}}]}', '{"l":[[{"é":1}],[1]]}', '{"l":[[{"e":1}],[1]]}',
+    '{"x":{"$elemMatch":{"$gte":1,"$lt":9}}}', '{"x":null,"y":true,"z":1.5e3}',
+]
+
+
+def test_query_shapes_read_the_same(go_engine, tmp_path):
+    """normalize's rules, each in a filter of its own: operators that
+    collapse, extended JSON, query wrappers, lists to fold or sort, keys to
+    escape or sort, repeated keys."""
+    with open(os.path.join(FIXTURES, "changestream-5.2.json.log"), "rb") as stream:
+        template = stream.read().split(b"\n")[1]  # the aggregate line: a find of ours replaces its command
+    head, tail = template.split(b'"command":', 1)
+    tail = tail[tail.index(b',"planSummary"'):]
+    lines = []
+    for n, shape in enumerate(FILTERS):
+        for command in ('{"find":"c%d","filter":%s,"$db":"test"}' % (n, shape),
+                        '{"count":"c%d","query":%s,"$db":"test"}' % (n, shape)):
+            lines.append(head + b'"command":' + command.encode() + tail)
+    path = tmp_path / "shapes.log"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    same_or_handed_over("queries", str(path))  # the whole file: it may hand over (a non-ASCII list)
+    handled = 0
+    for line in lines:
+        one = tmp_path / "one.log"
+        one.write_bytes(line + b"\n")
+        handled += same_or_handed_over("queries", "--json", str(one))
+    assert handled >= len(lines) - 2
