@@ -13,7 +13,7 @@
 #   jq -c 'select(...) | [...]' LOG          (the same lines, a few fields)
 #   LC_ALL=C grep -F NEEDLE LOG              (the report's needle: a floor)
 # and prints per log and report the median wall seconds, MB/s and peak memory
-# (RSS of the whole process tree, sampled from /proc every 10 ms, and at
+# (RSS of the whole process tree, sampled from /proc every 50 ms, and at
 # least the largest process's maxrss), the median CPU seconds (user + system,
 # workers included), and the ratios: analyze against jq (goal: at least 10x)
 # and against grep -F (goal: at least 25%), from wall time and from CPU time.
@@ -47,7 +47,7 @@ generate() {
 # codes other than those in MEASURE_OK (default 0) are failures.
 measure() {
   python3 - "$@" <<'PY'
-import os, resource, subprocess, sys, time
+import os, resource, subprocess, sys, threading, time
 
 def children(pid):
     out = []
@@ -76,13 +76,25 @@ start = time.monotonic()
 # output is /dev/null, even with -c.
 sink = open(os.environ["MEASURE_SINK"], "wb")
 proc = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=sink)
-peak = 0
-while proc.poll() is None:
-    peak = max(peak, rss_tree(proc.pid))
-    time.sleep(0.01)
+peak = [0]
+done = threading.Event()
+
+
+def sample():
+    # Not more often: the sampler shares the cores with a tool that uses
+    # both (analyze), while jq and grep leave it one of its own.
+    while not done.wait(0.05):
+        peak[0] = max(peak[0], rss_tree(proc.pid))
+
+
+sampler = threading.Thread(target=sample)
+sampler.start()
+proc.wait()  # the wall time is taken at the exit, not at the next sample
 elapsed = time.monotonic() - start
+done.set()
+sampler.join()
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-peak = max(peak, usage.ru_maxrss * 1024)
+peak = max(peak[0], usage.ru_maxrss * 1024)
 if proc.returncode not in [int(c) for c in os.environ.get("MEASURE_OK", "0").split()]:
     sys.exit("command failed (%d): %s" % (proc.returncode, " ".join(sys.argv[1:])))
 # CPU: user + system time of the command and every process it waited for
