@@ -204,6 +204,9 @@ add_jobs() {
 start_job() {
   local i="$1" home="$RUN_DIR/home/$1"
   mkdir -p "$home"
+  # Made here, not only by the job's redirection: the progress line may read
+  # it before the job's shell has opened it (a run once died on that).
+  : >"$RUN_DIR/$i.tap"
   set -m
   (
     export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share"
