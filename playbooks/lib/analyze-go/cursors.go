@@ -392,17 +392,28 @@ func isSlowQueryID(doc *value) bool {
 type unparsable struct{ reason string }
 
 // cursorSlow: logv2.cursor_slow; ok false when the line has no cursor.
-func cursorSlow(doc *value) (cursorEvent, bool, *unparsable) {
-	var ev cursorEvent
+// slowQueryAttr: logv2.slow_query_attr, the attr of a parsed slow query
+// line (nil for another line); a slow query line without attr or
+// durationMillis (cut) is unparsable.
+func slowQueryAttr(doc *value) (*value, *unparsable) {
 	if !isSlowQueryID(doc) {
-		return ev, false, nil
+		return nil, nil
 	}
 	attr := doc.get("attr")
 	if attr == nil || attr.k != kObject {
-		return ev, false, &unparsable{"slow query line without attr"}
+		return nil, &unparsable{"slow query line without attr"}
 	}
 	if !attr.has("durationMillis") {
-		return ev, false, &unparsable{"slow query line without durationMillis (cut?)"}
+		return nil, &unparsable{"slow query line without durationMillis (cut?)"}
+	}
+	return attr, nil
+}
+
+func cursorSlow(doc *value) (cursorEvent, bool, *unparsable) {
+	var ev cursorEvent
+	attr, bad := slowQueryAttr(doc)
+	if attr == nil {
+		return ev, false, bad
 	}
 	if !attr.has("cursorid") {
 		return ev, false, nil

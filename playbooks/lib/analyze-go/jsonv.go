@@ -156,26 +156,6 @@ func (r *jreader) ws() {
 	}
 }
 
-// checkDoc tells whether line is one whole JSON document (orjson's view).
-func checkDoc(line []byte) error {
-	if !utf8.Valid(line) {
-		return errUTF8
-	}
-	r := jreader{b: line}
-	r.ws()
-	if r.i == len(r.b) {
-		return errForeign // empty: orjson's own message
-	}
-	if err := r.skip(); err != nil {
-		return err
-	}
-	r.ws()
-	if r.i != len(r.b) {
-		return errContent
-	}
-	return nil
-}
-
 // parseDoc reads a whole line into a value.
 func parseDoc(line []byte) (*value, error) { return parseSelected(line, nil, nil) }
 

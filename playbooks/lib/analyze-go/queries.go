@@ -75,26 +75,20 @@ func (q *queryState) feed(offset int64, line []byte) {
 	if doc == nil {
 		return
 	}
-	if !isSlowQueryID(doc) {
-		return
+	attr, bad := slowQueryAttr(doc)
+	if bad != nil {
+		q.bad.skip(q.src, offset, bad.reason)
 	}
-	attr := doc.get("attr")
-	if attr == nil || attr.k != kObject {
-		q.bad.skip(q.src, offset, "slow query line without attr")
-		return
+	if attr != nil {
+		q.fromAttr(attr)
 	}
-	if !attr.has("durationMillis") {
-		q.bad.skip(q.src, offset, "slow query line without durationMillis (cut?)")
-		return
-	}
-	q.fromAttr(attr)
 }
 
 // fromAttr: queries.event_from_attr and State.add.
 func (q *queryState) fromAttr(attr *value) {
 	kindV := attr.get("type")
 	command := attr.get("command")
-	var name string
+	var name, low string // low: name as str.lower() gives it, for the comparisons
 	switch {
 	case kindV == nil || kindV.k == kNull || kindV.k == kInt || kindV.k == kBool || kindV.k == kFloat ||
 		kindV.k == kBigInt:
@@ -103,19 +97,20 @@ func (q *queryState) fromAttr(attr *value) {
 		bail("a slow query type that is not a string")
 	case kindV.s == "command":
 		n, ok := firstKey(command)
-		if !ok || !queryCommands[asciiLower(n)] {
+		low = asciiLower(n)
+		if !ok || !queryCommands[low] {
 			return
 		}
 		name = strings.Clone(n)
 	case queryOps[kindV.s]:
-		name = strings.Clone(kindV.s)
+		name, low = strings.Clone(kindV.s), kindV.s
 	default:
 		return
 	}
 	key := queryKey{name: name, noShape: true}
 	if command != nil && command.k == kObject {
 		var source *value
-		switch asciiLower(name) {
+		switch low {
 		case "find":
 			source = command.get("filter")
 		case "aggregate":

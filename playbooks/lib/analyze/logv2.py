@@ -165,8 +165,9 @@ def cursor_fast(line):
         return None
 
 
-def cursor_slow(doc):
-    """The cursor event of a parsed slow query line, None if it has none."""
+def slow_query_attr(doc):
+    """The attr of a parsed slow query line (None for another line); a slow
+    query line without attr or durationMillis (cut) is Unparsable."""
     if doc.get("id") != SLOW_QUERY_ID:
         return None
     attr = doc.get("attr")
@@ -174,7 +175,13 @@ def cursor_slow(doc):
         raise Unparsable("slow query line without attr")
     if "durationMillis" not in attr:
         raise Unparsable("slow query line without durationMillis (cut?)")
-    if "cursorid" not in attr:
+    return attr
+
+
+def cursor_slow(doc):
+    """The cursor event of a parsed slow query line, None if it has none."""
+    attr = slow_query_attr(doc)
+    if attr is None or "cursorid" not in attr:
         return None
     cursor_id = as_int(attr.get("cursorid"))
     if cursor_id is None:

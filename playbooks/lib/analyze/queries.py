@@ -261,14 +261,8 @@ def event_from_text(match):
 
 
 def event_from_doc(doc):
-    if doc.get("id") != logv2.SLOW_QUERY_ID:
-        return None
-    attr = doc.get("attr")
-    if not isinstance(attr, dict):
-        raise Unparsable("slow query line without attr")
-    if "durationMillis" not in attr:
-        raise Unparsable("slow query line without durationMillis (cut?)")
-    return event_from_attr(attr)
+    attr = logv2.slow_query_attr(doc)
+    return None if attr is None else event_from_attr(attr)
 
 
 def event_from_attr(attr):
