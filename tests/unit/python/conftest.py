@@ -10,3 +10,19 @@ sys.path.insert(0, os.path.join(ROOT, "playbooks", "lib"))
 def fixture_lines(name):
     with open(os.path.join(FIXTURES, name), "rb") as stream:
         return stream.read().split(b"\n")
+
+
+def spying(state_class):
+    """A report's state class that also records which lines reached its
+    line reader (feed), in state.fed."""
+
+    class Spy(state_class):
+        def __init__(self):
+            super().__init__()
+            self.fed = []
+
+        def feed(self, src, offset, line):
+            self.fed.append(line)
+            super().feed(src, offset, line)
+
+    return Spy

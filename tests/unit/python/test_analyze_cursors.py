@@ -2,7 +2,7 @@
 import random
 
 from analyze import cursors
-from conftest import fixture_lines
+from conftest import fixture_lines, spying
 
 SEED = fixture_lines("changestream-5.2.json.log")
 
@@ -127,16 +127,7 @@ def feed_lines(table, lines, src=0):
     return table
 
 
-class Spy(cursors.Table):
-    """A Table that records which lines reached the line reader."""
-
-    def __init__(self):
-        super().__init__()
-        self.fed = []
-
-    def feed(self, src, offset, line):
-        self.fed.append(line)
-        super().feed(src, offset, line)
+Spy = spying(cursors.Table)
 
 
 def feed_block(lines, src=0):

@@ -9,7 +9,7 @@ import pytest
 
 from analyze import legacy, queries
 from analyze.common import percentile
-from conftest import FIXTURES, ROOT, fixture_lines
+from conftest import FIXTURES, ROOT, fixture_lines, spying
 
 MLOGINFO = os.path.join(ROOT, ".tools", "venv", "bin", "mloginfo")
 LEGACY = ["queries-4.2.derived.text.log", "generations-2.2.derived.text.log",
@@ -119,14 +119,7 @@ FIND = b'{"find":"orders","filter":{"userId":5},"$db":"shop"}'
 GETMORE = b'{"getMore":77,"collection":"orders"},"originatingCommand":' + FIND
 
 
-class Spy(queries.State):
-    def __init__(self):
-        super().__init__()
-        self.fed = []
-
-    def feed(self, src, offset, line):
-        self.fed.append(line)
-        super().feed(src, offset, line)
+Spy = spying(queries.State)
 
 
 def _compare(lines):
