@@ -111,10 +111,11 @@ var (
 const maxDepth = 1024 // orjson's
 
 type jreader struct {
-	b     []byte
-	i     int
-	depth int
-	arena *arena
+	b      []byte
+	i      int
+	depth  int
+	arena  *arena
+	strict bool // inside a value skipFast refused: no second try in its parts
 }
 
 // arena: values reused line after line by one worker. A value read through
@@ -159,7 +160,23 @@ func (r *jreader) ws() {
 // parseDoc reads a whole line into a value.
 func parseDoc(line []byte) (*value, error) { return parseSelected(line, nil, nil) }
 
+// skip checks the value at r.i: skipFast first, the strict reader where
+// skipFast cannot tell.
 func (r *jreader) skip() error {
+	if r.strict {
+		return r.skipStrict()
+	}
+	if end, ok := skipFast(r.b, r.i, maxDepth-r.depth); ok {
+		r.i = end
+		return nil
+	}
+	r.strict = true
+	err := r.skipStrict()
+	r.strict = false
+	return err
+}
+
+func (r *jreader) skipStrict() error {
 	if r.i >= len(r.b) {
 		return errEnd
 	}

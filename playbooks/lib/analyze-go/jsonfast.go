@@ -1,0 +1,194 @@
+package main
+
+// A fast check of the JSON values a report skips (most of a log line): a
+// loop over the bytes without recursion, values or error messages. It only
+// says "valid, ends here" for input the strict reader (jreader.skip) accepts
+// and that is simple; anything else (a fault, an exponent, a surrogate
+// escape, deep nesting) it leaves to the strict reader, which decides and
+// names the fault. It may be wrong only by refusing.
+
+// fastDepth: the levels it keeps track of (one bit each).
+const fastDepth = 63
+
+// skipFast: the end of the value at i, and whether it is known valid;
+// depthLeft is how many more levels the strict reader would allow.
+func skipFast(b []byte, i, depthLeft int) (int, bool) {
+	depthLeft = min(depthLeft, fastDepth)
+	var objects uint64 // a bit per open level, set for an object
+	depth := 0
+value: // at a value, as the strict reader is when skip is called
+	if i >= len(b) {
+		return i, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		if i = skipString(b, i+1); i < 0 {
+			return 0, false
+		}
+	case c == '{' || c == '[':
+		if depth == depthLeft {
+			return i, false
+		}
+		depth++
+		objects <<= 1
+		i++
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		closing := byte(']')
+		if c == '{' {
+			objects |= 1
+			closing = '}'
+		}
+		if i < len(b) && b[i] == closing {
+			i++
+			depth--
+			objects >>= 1
+			goto after
+		}
+		if c == '{' {
+			goto key
+		}
+		goto value
+	case c == '-' || (c >= '0' && c <= '9'):
+		if i = skipNumber(b, i); i < 0 {
+			return 0, false
+		}
+	case c == 't' && hasLiteral(b, i, "true"):
+		i += 4
+	case c == 'f' && hasLiteral(b, i, "false"):
+		i += 5
+	case c == 'n' && hasLiteral(b, i, "null"):
+		i += 4
+	default:
+		return i, false
+	}
+after:
+	if depth == 0 {
+		return i, true
+	}
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i >= len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case ',':
+		i++
+		if objects&1 == 1 {
+			goto key
+		}
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		goto value // a ']' there is no value: refused
+	case '}', ']':
+		if (b[i] == '}') != (objects&1 == 1) {
+			return i, false
+		}
+		i++
+		depth--
+		objects >>= 1
+		goto after
+	}
+	return i, false
+key:
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i >= len(b) || b[i] != '"' {
+		return i, false // a '}' after ',' included: no trailing comma
+	}
+	if i = skipString(b, i+1); i < 0 {
+		return 0, false
+	}
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	i++
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	goto value
+}
+
+func hasLiteral(b []byte, i int, lit string) bool {
+	return len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit
+}
+
+// skipString: the end of the string whose text starts at i (after its
+// quote), or -1 to leave it to the strict reader. Escapes are checked here
+// but for \u escapes of surrogates; the line's UTF-8 is checked already.
+func skipString(b []byte, i int) int {
+	for {
+		i = findSpecial(b, i)
+		if i >= len(b) || b[i] < 0x20 {
+			return -1
+		}
+		if b[i] == '"' {
+			return i + 1
+		}
+		if i+1 >= len(b) {
+			return -1
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			if i+6 > len(b) {
+				return -1
+			}
+			for _, h := range b[i+2 : i+6] {
+				if hexval(h) < 0 {
+					return -1
+				}
+			}
+			if h := hexval(b[i+2]); h == 0xd && hexval(b[i+3]) >= 8 {
+				return -1 // a surrogate: the strict reader pairs them
+			}
+			i += 6
+		default:
+			return -1
+		}
+	}
+}
+
+// skipNumber: the end of the number at i, or -1 to leave it to the strict
+// reader (a fault, an exponent, or a fraction long enough to overflow).
+func skipNumber(b []byte, i int) int {
+	start := i
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(b):
+		return -1
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		}
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		digits := i
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		}
+		if i == digits {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E' || (b[i] >= '0' && b[i] <= '9')) {
+		return -1 // an exponent, or a digit after a leading zero
+	}
+	if i-start >= 300 {
+		return -1
+	}
+	return i
+}
