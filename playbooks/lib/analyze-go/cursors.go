@@ -531,14 +531,19 @@ func (t *cursorTable) add(ev *cursorEvent, seq int64) {
 	r.flags = flags
 }
 
-// merge folds a later part's table into t (cursors.Table.merge).
-func (t *cursorTable) merge(o *cursorTable) {
+// merge folds a later part's table into t (cursors.Table.merge); after the
+// last part no cursor is looked up again, so its new ones skip the index
+// (on a log of distinct cursors, most of them).
+func (t *cursorTable) merge(o *cursorTable, last bool) {
 	t.bad.merge(&o.bad)
 	for i := 0; i < o.recs.len(); i++ {
 		theirs := o.recs.at(int32(i))
 		s, found := t.index[theirs.id]
 		if !found {
-			t.index[theirs.id] = t.recs.add(*theirs)
+			s = t.recs.add(*theirs)
+			if !last {
+				t.index[theirs.id] = s
+			}
 			continue
 		}
 		r := t.recs.at(s)
@@ -559,20 +564,43 @@ func (t *cursorTable) merge(o *cursorTable) {
 	o.recs, o.index = chunked[cursorRec]{}, nil
 }
 
-// orderKey: a row's place, slowest first, then by id (cursors) or by place
-// in the input (refresh).
+// orderKey: a row's place, slowest first, then by id.
 type orderKey struct {
 	millis, id int64
 	slot       int32
 }
 
-func sortSlowestFirst(keys []orderKey) {
-	slices.SortFunc(keys, func(a, b orderKey) int {
-		if a.millis != b.millis {
-			return cmp.Compare(b.millis, a.millis)
+func slowerFirst(a, b orderKey) int {
+	if a.millis != b.millis {
+		return cmp.Compare(b.millis, a.millis)
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// sortSlowestFirst: keys sorted, a half on each of two cores and then
+// merged, when there are many (a log of distinct cursors has as many as lines).
+func sortSlowestFirst(keys []orderKey) []orderKey {
+	if len(keys) < 1<<14 || workers() < 2 {
+		slices.SortFunc(keys, slowerFirst)
+		return keys
+	}
+	first, second := keys[:len(keys)/2], keys[len(keys)/2:]
+	sorted := make(chan struct{})
+	go func() {
+		slices.SortFunc(first, slowerFirst)
+		close(sorted)
+	}()
+	slices.SortFunc(second, slowerFirst)
+	<-sorted
+	merged := make([]orderKey, 0, len(keys))
+	for len(first) > 0 && len(second) > 0 {
+		if slowerFirst(second[0], first[0]) < 0 {
+			merged, second = append(merged, second[0]), second[1:]
+		} else {
+			merged, first = append(merged, first[0]), first[1:]
 		}
-		return cmp.Compare(a.id, b.id)
-	})
+	}
+	return append(append(merged, first...), second...)
 }
 
 // order: slots slowest first, then by id (a sort on small keys: a log of
@@ -583,7 +611,7 @@ func (t *cursorTable) order() []int32 {
 		r := t.recs.at(int32(i))
 		keys[i] = orderKey{r.stats[6], r.id, int32(i)}
 	}
-	sortSlowestFirst(keys)
+	keys = sortSlowestFirst(keys)
 	slots := make([]int32, len(keys))
 	for i, k := range keys {
 		slots[i] = k.slot

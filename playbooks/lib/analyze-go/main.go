@@ -28,7 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -186,11 +186,15 @@ func run(args []string) (code int) {
 
 func scanCursors(files []string) *cursorTable {
 	r := &cursorReport{names: newInterner(), clock: newTimes()}
-	total := r.newTable(0)
+	var total *cursorTable
 	for src, path := range files {
 		parts := scanFile(path, func() feeder { return r.newTable(src) }, []byte("51803"))
-		for _, p := range parts {
-			total.merge(p.(*cursorTable))
+		for i, p := range parts {
+			if total == nil {
+				total = p.(*cursorTable) // the first part is the table: its cursors are not copied
+				continue
+			}
+			total.merge(p.(*cursorTable), src == len(files)-1 && i == len(parts)-1)
 		}
 	}
 	return total
@@ -415,35 +419,54 @@ func gcPercent() int {
 	return 400
 }
 
-// writeBatches writes rows 0..n: format appends rows lo..hi to a buffer;
-// every core formats a batch at a time, and batches are written in order.
+// writeBatches writes rows 0..n: format appends rows lo..hi to a buffer.
+// Every core formats a batch at a time while the batches done are written
+// in order, so that the write system calls overlap the formatting.
 func writeBatches(out *bufio.Writer, n int, format func(dst []byte, lo, hi int) []byte) {
 	const batch = 4096
-	bufs := make([][]byte, workers())
-	failures := make([]any, len(bufs))
-	for from := 0; from < n; from += batch * len(bufs) {
-		var wg sync.WaitGroup
-		for w := range bufs {
-			lo := from + w*batch
-			if lo >= n {
-				bufs[w] = bufs[w][:0]
-				continue
+	batches := (n + batch - 1) / batch
+	ready := make([]chan []byte, batches)
+	for k := range ready {
+		ready[k] = make(chan []byte, 1)
+	}
+	// A worker takes a buffer before a batch, so the lowest batch not yet
+	// written always has one: the writer never waits on a worker that waits.
+	free := make(chan []byte, 2*workers())
+	for i := 0; i < cap(free); i++ {
+		free <- nil
+	}
+	var next atomic.Int64
+	var failure atomic.Pointer[any] // the first worker's panic
+	for w := 0; w < workers(); w++ {
+		go func() {
+			for {
+				buf := <-free
+				k := int(next.Add(1) - 1)
+				if k >= batches {
+					return
+				}
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							failure.CompareAndSwap(nil, &r)
+							buf = nil
+						}
+						ready[k] <- buf
+					}()
+					buf = format(buf[:0], k*batch, min((k+1)*batch, n))
+				}()
 			}
-			wg.Add(1)
-			go func(w, lo, hi int) {
-				defer wg.Done()
-				defer func() { failures[w] = recover() }()
-				bufs[w] = format(bufs[w][:0], lo, hi)
-			}(w, lo, min(lo+batch, n))
+		}()
+	}
+	for k := range ready {
+		b := <-ready[k]
+		if b == nil && failure.Load() != nil {
+			break
 		}
-		wg.Wait()
-		for _, failure := range failures {
-			if failure != nil {
-				panic(failure)
-			}
-		}
-		for _, b := range bufs {
-			out.Write(b)
-		}
+		out.Write(b)
+		free <- b
+	}
+	if r := failure.Load(); r != nil {
+		panic(*r)
 	}
 }

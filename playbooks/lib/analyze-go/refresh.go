@@ -42,31 +42,47 @@ type optString struct {
 	ok bool
 }
 
-// span: a string kept in a state's text buffer; n < 0 is None. Events hold
-// no pointer, so a log of a million refreshes costs the collector nothing.
-type span struct {
-	at int64
-	n  int32
-}
-
 var statusNames = []string{"ok", "unsharded", "failed"}
 
+// kindNames: the kind of a refresh (kind 0 is None: a failed or unsharded one).
+var kindNames = []string{"", "full", "incremental"}
+
+// An event's strings: its time, fromVersion and toVersion.
+const (
+	fTime = iota
+	fFrom
+	fTo
+	nFields
+)
+
+// refreshEvent: one refresh, without pointers (a log of a million
+// refreshes costs the collector nothing). Its strings are kept as one block
+// in the part's text chunks: each as json.dumps writes it (what --json
+// prints), then the plain text of those that json.dumps escapes (of the
+// others the plain text is the quoted one without its quotes).
 type refreshEvent struct {
-	time, from, to span
-	timeKey        int64 // unknownTime when the time is not ISO-8601
-	ns             int32
-	status         int8
-	logID, millis  int64
-	src            int32
-	offset, seq    int64
+	text          int64          // its block: chunk << 32 | offset
+	quotedLen     [nFields]int32 // -1: None
+	plainLen      [nFields]int32 // -1: inside the quoted text
+	timeKey       int64          // unknownTime when the time is not ISO-8601
+	logID, millis int64
+	offset        int64
+	ns, src       int32
+	status, kind  int8
 }
+
+func (e *refreshEvent) seq() int64 { return int64(e.src)<<48 | e.offset }
 
 type refreshState struct {
 	src    int
 	events chunked[refreshEvent]
+	order  []int32  // events slowest first (finish)
+	keys   []uint64 // their sort keys, ascending
 	text   [][]byte
 	names  nameCache
-	build  []byte // formatVersion's text, before keep copies it
+	build  []byte // formatVersion's text, before it is kept
+	spare  []byte // the fromVersion's, while the toVersion is built
+	block  []byte // the block being written
 	bad    tally
 	arena  arena
 }
@@ -77,32 +93,48 @@ func newRefreshState(src int, names *interner) *refreshState {
 
 const textChunk = 1 << 20
 
-// keep copies a string into the text chunks (growing never copies them);
-// its span's at is chunk << 32 | offset.
-func (r *refreshState) keep(o optString) span {
-	if !o.ok {
-		return span{n: -1}
-	}
+// keep copies b into the text chunks (growing never copies them) and tells
+// where: chunk << 32 | offset.
+func (r *refreshState) keep(b []byte) int64 {
 	last := len(r.text) - 1
-	if last < 0 || len(r.text[last])+len(o.s) > cap(r.text[last]) {
-		r.text = append(r.text, make([]byte, 0, max(textChunk, len(o.s))))
+	if last < 0 || len(r.text[last])+len(b) > cap(r.text[last]) {
+		r.text = append(r.text, make([]byte, 0, max(textChunk, len(b))))
 		last++
 	}
 	at := int64(last)<<32 | int64(len(r.text[last]))
-	r.text[last] = append(r.text[last], o.s...)
-	return span{at, int32(len(o.s))}
+	r.text[last] = append(r.text[last], b...)
+	return at
 }
 
-func (r *refreshState) bytes(sp span) []byte {
-	chunk, off := sp.at>>32, sp.at&0xffffffff
-	return r.text[chunk][off : off+int64(sp.n)]
+// quoted: an event's string as json.dumps writes it, nil for None.
+func (r *refreshState) quoted(e *refreshEvent, f int) []byte {
+	if e.quotedLen[f] < 0 {
+		return nil
+	}
+	at := e.text & 0xffffffff
+	for g := 0; g < f; g++ {
+		at += int64(max(e.quotedLen[g], 0))
+	}
+	return r.text[e.text>>32][at : at+int64(e.quotedLen[f])]
 }
 
-func (r *refreshState) get(sp span) optString {
-	if sp.n < 0 {
+// plain: an event's string (a copy).
+func (r *refreshState) plain(e *refreshEvent, f int) optString {
+	if e.quotedLen[f] < 0 {
 		return optString{}
 	}
-	return optString{string(r.bytes(sp)), true}
+	if e.plainLen[f] < 0 {
+		q := r.quoted(e, f)
+		return optString{string(q[1 : len(q)-1]), true}
+	}
+	at := e.text & 0xffffffff
+	for g := 0; g < nFields; g++ {
+		at += int64(max(e.quotedLen[g], 0))
+	}
+	for g := 0; g < f; g++ {
+		at += int64(max(e.plainLen[g], 0))
+	}
+	return optString{string(r.text[e.text>>32][at : at+int64(e.plainLen[f])]), true}
 }
 
 func (r *refreshState) feed(offset int64, line []byte) {
@@ -148,19 +180,78 @@ func (r *refreshState) feed(offset int64, line []byte) {
 		old = attr.get("oldVersion")
 	}
 	ev := refreshEvent{ns: r.names.id(ns.s), millis: millis, logID: id.i, status: status, src: int32(r.src),
-		offset: offset, seq: int64(r.src)<<48 | offset, timeKey: unknownTime}
-	ev.from = r.keep(r.rawVersion(old))
-	ev.to = r.keep(r.rawVersion(attr.get("newVersion")))
+		offset: offset, timeKey: unknownTime}
+	var when optString
 	if text, ok := docTime(doc); ok {
 		if !isASCII(text) {
 			bail("a refresh time that is not ASCII")
 		}
-		ev.time = r.keep(optString{text, true})
+		when = optString{text, true}
 		ev.timeKey = timeKey(text)
-	} else {
-		ev.time = span{n: -1}
 	}
+	from := r.rawVersion(old)
+	ev.kind = refreshKind(status, from)
+	r.build, r.spare = r.spare, r.build // from stays as it is while to is built
+	fields := [nFields]optString{fTime: when, fFrom: from, fTo: r.rawVersion(attr.get("newVersion"))}
+	// The strings are escaped here, on the worker's core and while the line
+	// is in cache; --json then only copies them.
+	b := r.block[:0]
+	for f, o := range fields {
+		ev.quotedLen[f], ev.plainLen[f] = -1, -1
+		if o.ok {
+			at := len(b)
+			b = appendPyJSONString(b, o.s)
+			ev.quotedLen[f] = int32(len(b) - at)
+		}
+	}
+	for f, o := range fields {
+		if o.ok && int(ev.quotedLen[f]) != len(o.s)+2 {
+			b = append(b, o.s...)
+			ev.plainLen[f] = int32(len(o.s))
+		}
+	}
+	r.block = b
+	ev.text = r.keep(b)
 	r.events.add(ev)
+}
+
+// finish orders the part's events, on the worker's core.
+func (r *refreshState) finish() { r.order, r.keys = r.slowestFirst() }
+
+// slowestFirst: the events' indexes, longest durationMillis first, in input
+// order among equals, and their keys (ascending): a stable radix sort on the
+// bytes where the durations differ (a log of refreshes has as many events
+// as lines).
+func (r *refreshState) slowestFirst() ([]int32, []uint64) {
+	n := r.events.len()
+	keys, order := make([]uint64, n), make([]int32, n)
+	var differ uint64
+	for i := 0; i < n; i++ {
+		// ascending keys for descending durations, the sign kept
+		keys[i] = ^(uint64(r.events.at(int32(i)).millis) ^ 1<<63)
+		order[i] = int32(i)
+		differ |= keys[i] ^ keys[0]
+	}
+	spareKeys, spareOrder := make([]uint64, n), make([]int32, n)
+	for shift := 0; shift < 64; shift += 8 {
+		if differ>>shift&0xff == 0 {
+			continue
+		}
+		var starts [257]int
+		for _, k := range keys {
+			starts[k>>shift&0xff+1]++
+		}
+		for d := 1; d < len(starts); d++ {
+			starts[d] += starts[d-1]
+		}
+		for i, k := range keys {
+			d := k >> shift & 0xff
+			spareKeys[starts[d]], spareOrder[starts[d]] = k, order[i]
+			starts[d]++
+		}
+		keys, spareKeys, order, spareOrder = spareKeys, keys, spareOrder, order
+	}
+	return order, keys
 }
 
 // pyStrip: str.strip() for ASCII text (its whitespace: \t\n\v\f\r, \x1c-\x1f, space).
@@ -241,8 +332,8 @@ func (r *refreshState) chunkVersionAt(s string) (int, bool) {
 	if !ok || !lit(`}},"1":{"$oid":"`) {
 		return 0, false
 	}
-	end := strings.IndexAny(s[at:], `"\`)
-	if end < 0 || s[at+end] != '"' {
+	end := strings.IndexByte(s[at:], '"')
+	if end < 0 || strings.IndexByte(s[at:at+end], '\\') >= 0 {
 		return 0, false
 	}
 	epoch := s[at : at+end]
@@ -347,25 +438,23 @@ func (a *refreshAll) at(ref int64) (*refreshState, *refreshEvent) {
 	return p, p.events.at(int32(ref))
 }
 
+const unshardedPrefix = "0|0||000000000000000000000000"
+
 // isUnshardedVersion: ChunkVersion::UNSHARDED(), 0|0 with a zero epoch.
 func isUnshardedVersion(text string) bool {
-	rest, ok := strings.CutPrefix(text, "0|0||"+strings.Repeat("0", 24))
+	rest, ok := strings.CutPrefix(text, unshardedPrefix)
 	return ok && (rest == "" || rest == "\n" || strings.HasPrefix(rest, "||"))
 }
 
-func (r *refreshState) kind(e *refreshEvent) optString {
-	if e.status != 0 {
-		return optString{}
+// refreshKind: a successful refresh is full when it started from nothing.
+func refreshKind(status int8, from optString) int8 {
+	switch {
+	case status != 0:
+		return 0
+	case !from.ok || isUnshardedVersion(from.s) || from.s == "(empty)":
+		return 1
 	}
-	var start optString
-	if e.from.n >= 0 {
-		b := r.bytes(e.from)
-		start = optString{unsafe.String(unsafe.SliceData(b), len(b)), true}
-	}
-	if !start.ok || isUnshardedVersion(start.s) || start.s == "(empty)" {
-		return optString{"full", true}
-	}
-	return optString{"incremental", true}
+	return 2
 }
 
 type refreshSummary struct {
@@ -404,34 +493,34 @@ func earlierRefresh(a, b *refreshEvent) bool {
 	if a.timeKey != b.timeKey {
 		return a.timeKey < b.timeKey
 	}
-	return a.seq < b.seq
+	return a.seq() < b.seq()
 }
 
-// rows: the events slowest first (references), and the per-namespace summaries.
-// slowestFirst: every event's reference, slowest first, then in input order.
+// slowestFirst: every event (a reference: part << 32 | index), longest
+// first, in input order among equals: the parts' orders merged by their keys
+// (parts are in input order, a handful per file).
 func (a *refreshAll) slowestFirst() []int64 {
-	var keys []orderKey
-	var refs []int64
-	for pi, p := range a.parts {
-		for i := 0; i < p.events.len(); i++ {
-			e := p.events.at(int32(i))
-			keys = append(keys, orderKey{millis: e.millis, id: e.seq, slot: int32(len(refs))})
-			refs = append(refs, int64(pi)<<32|int64(i))
+	total := 0
+	for _, p := range a.parts {
+		total += len(p.order)
+	}
+	refs := make([]int64, 0, total)
+	heads := make([]int, len(a.parts))
+	for len(refs) < total {
+		best := -1
+		for pi, p := range a.parts {
+			if heads[pi] < len(p.keys) && (best < 0 || p.keys[heads[pi]] < a.parts[best].keys[heads[best]]) {
+				best = pi
+			}
 		}
+		refs = append(refs, int64(best)<<32|int64(a.parts[best].order[heads[best]]))
+		heads[best]++
 	}
-	sortSlowestFirst(keys)
-	sorted := make([]int64, len(keys))
-	for i, k := range keys {
-		sorted[i] = refs[k.slot]
-	}
-	return sorted
+	return refs
 }
 
-// rows: the events slowest first (references, sorted on another core
-// meanwhile), and the per-namespace summaries.
-func (a *refreshAll) rows() ([]int64, []refreshSummary) {
-	done := make(chan []int64, 1)
-	go func() { done <- a.slowestFirst() }()
+// summaries: one per namespace.
+func (a *refreshAll) summaries() []refreshSummary {
 	type group struct {
 		first, last int64
 		fe, le      *refreshEvent
@@ -470,11 +559,11 @@ func (a *refreshAll) rows() ([]int64, []refreshSummary) {
 		lp, last := a.at(g.last)
 		s := refreshSummary{namespace: names[ns], refreshes: int64(len(g.members)), failed: g.failed,
 			min: slices.Min(g.members), max: slices.Max(g.members), median: pyMedian(g.members)}
-		s.firstVersion = fp.get(first.from)
+		s.firstVersion = fp.plain(first, fFrom)
 		if !s.firstVersion.ok {
-			s.firstVersion = fp.get(first.to)
+			s.firstVersion = fp.plain(first, fTo)
 		}
-		s.lastVersion, s.firstTime, s.lastTime = lp.get(last.to), fp.get(first.time), lp.get(last.time)
+		s.lastVersion, s.firstTime, s.lastTime = lp.plain(last, fTo), fp.plain(first, fTime), lp.plain(last, fTime)
 		summaries = append(summaries, s)
 	}
 	slices.SortFunc(summaries, func(x, y refreshSummary) int {
@@ -483,7 +572,7 @@ func (a *refreshAll) rows() ([]int64, []refreshSummary) {
 		}
 		return cmp.Compare(x.namespace, y.namespace)
 	})
-	return <-done, summaries
+	return summaries
 }
 
 // appendPyJSONString: json.dumps of a str (ensure_ascii: every character
@@ -547,13 +636,6 @@ func appendOpt(dst []byte, o optString) []byte {
 	return appendPyJSONString(dst, o.s)
 }
 
-func (r *refreshState) appendSpan(dst []byte, sp span) []byte {
-	if sp.n < 0 {
-		return append(dst, "null"...)
-	}
-	return appendPyJSONString(dst, r.bytes(sp))
-}
-
 func optCell(o optString) cell {
 	if !o.ok {
 		return nil
@@ -564,16 +646,26 @@ func optCell(o optString) cell {
 // appendEvent: one refresh record as json.dumps writes it.
 func (a *refreshAll) appendEvent(b []byte, ref int64, quotedNames, quotedFiles [][]byte) []byte {
 	r, e := a.at(ref)
+	optional := func(b, q []byte) []byte {
+		if q == nil {
+			return append(b, "null"...)
+		}
+		return append(b, q...)
+	}
 	b = append(b, `{"record":"refresh","time":`...)
-	b = r.appendSpan(b, e.time)
+	b = optional(b, r.quoted(e, fTime))
 	b = append(b, `,"namespace":`...)
 	b = append(b, quotedNames[e.ns]...)
 	b = append(b, `,"fromVersion":`...)
-	b = r.appendSpan(b, e.from)
+	b = optional(b, r.quoted(e, fFrom))
 	b = append(b, `,"toVersion":`...)
-	b = r.appendSpan(b, e.to)
+	b = optional(b, r.quoted(e, fTo))
 	b = append(b, `,"kind":`...)
-	b = appendOpt(b, r.kind(e))
+	if e.kind == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(append(append(b, '"'), kindNames[e.kind]...), '"')
+	}
 	b = append(b, `,"durationMillis":`...)
 	b = strconv.AppendInt(b, e.millis, 10)
 	b = append(b, `,"status":"`...)
@@ -588,9 +680,12 @@ func (a *refreshAll) appendEvent(b []byte, ref int64, quotedNames, quotedFiles [
 }
 
 func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
-	slowest, summaries := a.rows()
+	slowest := a.slowestFirst()
 	names := a.names.names
 	if asJSON {
+		// The summaries come last: they are made while the events are written.
+		made := make(chan []refreshSummary, 1)
+		go func() { made <- a.summaries() }()
 		quotedNames := make([][]byte, len(names))
 		for i, n := range names {
 			quotedNames[i] = appendPyJSONString(nil, n)
@@ -605,6 +700,7 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
 			}
 			return b
 		})
+		summaries := <-made
 		var b []byte
 		for _, s := range summaries {
 			b = append(b[:0], `{"record":"namespace","namespace":`...)
@@ -636,11 +732,16 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
 	if len(slowest) == 0 {
 		return
 	}
+	summaries := a.summaries()
 	body := make([][]cell, 0, len(slowest))
 	for _, ref := range slowest {
 		r, e := a.at(ref)
-		body = append(body, []cell{optCell(r.get(e.time)), str(names[e.ns]), optCell(r.get(e.from)),
-			optCell(r.get(e.to)), optCell(r.kind(e)), itoa(e.millis), str(statusNames[e.status]), str("json")})
+		kind := cell(nil)
+		if e.kind != 0 {
+			kind = str(kindNames[e.kind])
+		}
+		body = append(body, []cell{optCell(r.plain(e, fTime)), str(names[e.ns]), optCell(r.plain(e, fFrom)),
+			optCell(r.plain(e, fTo)), kind, itoa(e.millis), str(statusNames[e.status]), str("json")})
 	}
 	nsBody := make([][]cell, 0, len(summaries))
 	for _, s := range summaries {

@@ -73,6 +73,12 @@ type feeder interface {
 	feed(offset int64, line []byte)
 }
 
+// finisher: a feeder with work to do once its range is read (on the
+// range's goroutine, so that parts finish on every core).
+type finisher interface {
+	finish()
+}
+
 // lineStartAfter: the offset of the first line that starts at or after off.
 func lineStartAfter(f *os.File, off, size int64) int64 {
 	if off == 0 {
@@ -142,6 +148,9 @@ func scanFile(path string, newFeeder func() feeder, needle []byte) []feeder {
 			defer wg.Done()
 			defer func() { failures[i] = recover() }()
 			scanRange(f, cuts[i], cuts[i+1], needle, feeders[i])
+			if last, ok := feeders[i].(finisher); ok {
+				last.finish()
+			}
 		}(i)
 	}
 	wg.Wait()

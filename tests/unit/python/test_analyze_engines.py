@@ -241,3 +241,40 @@ def test_query_shapes_read_the_same(go_engine, tmp_path):
         one.write_bytes(line + b"\n")
         handled += same_or_handed_over("queries", "--json", str(one))
     assert handled >= len(lines) - 2
+
+
+def test_refresh_strings_to_escape_and_order_read_the_same(go_engine, tmp_path):
+    """The Go engine keeps a refresh's strings as --json writes them and
+    sorts each part on its own: strings json.dumps escapes (a non-ASCII
+    namespace or epoch), versions written as text, a line without a time,
+    equal, negative and huge durations, in a file read in two parts."""
+    with open(os.path.join(FIXTURES, "refresh-5.0.json.log"), "rb") as stream:
+        template = orjson.loads(stream.read().split(b"\n")[0])
+    variants = []
+    for millis in (7, 7, -3, 0, 10 ** 9, 7, -(10 ** 9), 250):
+        variants.append({"attr": {"durationMillis": millis}})
+    variants += [
+        {"attr": {"namespace": "caf\u00e9.m\u00fcnchen", "durationMillis": 7}},
+        {"attr": {"namespace": "shop.\U0001f600", "durationMillis": 9}},
+        {"attr": {"lookupSinceVersion": {"0": {"$timestamp": {"t": 3, "i": 1}}, "1": {"$oid": "\u00e9poch\""},
+                                         "2": {"$timestamp": {"t": 1651140151, "i": 6}}}}},
+        {"attr": {"lookupSinceVersion": "from version 12|3||626a663821072b82d9059209"}},
+        {"attr": {"lookupSinceVersion": {"0": {"$timestamp": {"t": 0, "i": 0}},
+                                         "1": {"$oid": "000000000000000000000000"}}}},
+        {"t": None},
+    ]
+    lines = []
+    for n, change in enumerate(variants * 1800):
+        line = json.loads(orjson.dumps(template))
+        line["t"] = {"$date": "2022-10-17T16:%02d:%02d.%03d+08:00" % (n // 60000 % 60, n // 1000 % 60, n % 1000)}
+        for key, value in change.items():
+            if key == "attr":
+                line["attr"].update(value)
+            elif value is None:
+                del line[key]
+        lines.append(orjson.dumps(line))
+    path = tmp_path / "refreshes.log"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert path.stat().st_size > 16 << 20, "the Go engine reads a file this size in two parts"
+    for form in ([], ["--json"]):
+        assert_same("refresh", *form, str(path))
