@@ -7,15 +7,55 @@ package main
 // escape, deep nesting) it leaves to the strict reader, which decides and
 // names the fault. It may be wrong only by refusing.
 
+import "bytes"
+
 // fastDepth: the levels it keeps track of (one bit each).
 const fastDepth = 63
 
+// memberAt: where a member of an object is in a line: its key's text
+// (without quotes) and its value's, as offsets.
+type memberAt struct {
+	parent     int32 // the member whose value is this member's object; -1 at the top
+	depth      int32 // 1 for the members of the outermost object
+	key, value [2]int32
+}
+
+// members: what skipFast records of the members at depths 1 and 2 when given
+// one, so that a report reads a line it has just checked without reading it
+// again (refresh). escaped: a key there has an escape, so these keys are not
+// the keys' text.
+type members struct {
+	list    []memberAt
+	open    [3]int32 // per depth, the member whose value is being read
+	escaped bool
+}
+
+func (m *members) reset() {
+	m.list, m.open, m.escaped = m.list[:0], [3]int32{-1, -1, -1}, false
+}
+
+// last: the index of the last member of parent (-1: the outermost object)
+// named key, -1 if none (a repeated key keeps the last value, as in a
+// Python dict fed by orjson).
+func (m *members) last(parent int32, key string, b []byte) int32 {
+	for i := len(m.list) - 1; i >= 0; i-- {
+		if at := &m.list[i]; at.parent == parent && string(b[at.key[0]:at.key[1]]) == key {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
 // skipFast: the end of the value at i, and whether it is known valid;
-// depthLeft is how many more levels the strict reader would allow.
-func skipFast(b []byte, i, depthLeft int) (int, bool) {
+// depthLeft is how many more levels the strict reader would allow; rec, if
+// not nil, gets the members at depths 1 and 2.
+func skipFast(b []byte, i, depthLeft int, rec *members) (int, bool) {
 	depthLeft = min(depthLeft, fastDepth)
 	var objects uint64 // a bit per open level, set for an object
 	depth := 0
+	if rec != nil {
+		rec.reset()
+	}
 value: // at a value, as the strict reader is when skip is called
 	if i >= len(b) {
 		return i, false
@@ -64,6 +104,10 @@ value: // at a value, as the strict reader is when skip is called
 		return i, false
 	}
 after:
+	if rec != nil && depth <= 2 && depth > 0 && rec.open[depth] >= 0 {
+		rec.list[rec.open[depth]].value[1] = int32(i)
+		rec.open[depth] = -1
+	}
 	if depth == 0 {
 		return i, true
 	}
@@ -100,7 +144,17 @@ key:
 	if i >= len(b) || b[i] != '"' {
 		return i, false // a '}' after ',' included: no trailing comma
 	}
-	if i = skipString(b, i+1); i < 0 {
+	if keyAt := i + 1; rec != nil && depth <= 2 {
+		if i = skipString(b, keyAt); i < 0 {
+			return 0, false
+		}
+		if bytes.IndexByte(b[keyAt:i-1], '\\') >= 0 {
+			rec.escaped = true
+		}
+		rec.open[depth] = int32(len(rec.list))
+		rec.list = append(rec.list, memberAt{parent: rec.open[depth-1], depth: int32(depth),
+			key: [2]int32{int32(keyAt), int32(i - 1)}})
+	} else if i = skipString(b, keyAt); i < 0 {
 		return 0, false
 	}
 	for i < len(b) && isSpace(b[i]) {
@@ -112,6 +166,9 @@ key:
 	i++
 	for i < len(b) && isSpace(b[i]) {
 		i++
+	}
+	if rec != nil && depth <= 2 {
+		rec.list[rec.open[depth]].value[0] = int32(i)
 	}
 	goto value
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,7 +41,7 @@ func fixtureLines(t *testing.T) [][]byte {
 // it ends.
 func agree(t *testing.T, b []byte, depthLeft int) (accepted bool) {
 	t.Helper()
-	end, ok := skipFast(b, 0, depthLeft)
+	end, ok := skipFast(b, 0, depthLeft, nil)
 	if !ok {
 		return false
 	}
@@ -111,7 +113,7 @@ func TestSkipFastLeavesHardCasesToTheStrictReader(t *testing.T) {
 		`1e5`, `-0.5E-3`, `"\ud83d\ude00"`, `"\udc00"`, `[1,]`, `{"a":1,}`, `01`, `-`, `1.`,
 		`"tab	in"`, `tru`, `{"a" 1}`, `[1 2]`, `{"a":1]`, `[1}`, `nul`, `+1`, `.5`,
 	} {
-		if _, ok := skipFast([]byte(text), 0, maxDepth); ok {
+		if _, ok := skipFast([]byte(text), 0, maxDepth, nil); ok {
 			t.Errorf("%s: accepted by skipFast", text)
 		}
 	}
@@ -122,7 +124,7 @@ func TestSkipFastKeepsTheDepthLimit(t *testing.T) {
 	if !agree(t, nested, 4) {
 		t.Errorf("%s: refused with 4 levels left", nested)
 	}
-	if _, ok := skipFast(nested, 0, 3); ok {
+	if _, ok := skipFast(nested, 0, 3, nil); ok {
 		t.Errorf("%s: accepted with 3 levels left", nested)
 	}
 	deep := make([]byte, 0, 2*fastDepth+2)
@@ -132,11 +134,38 @@ func TestSkipFastKeepsTheDepthLimit(t *testing.T) {
 	for i := 0; i <= fastDepth; i++ {
 		deep = append(deep, ']')
 	}
-	if _, ok := skipFast(deep, 0, maxDepth); ok {
+	if _, ok := skipFast(deep, 0, maxDepth, nil); ok {
 		t.Errorf("%d levels: accepted beyond the %d skipFast tracks", fastDepth+1, fastDepth)
 	}
 	r := jreader{b: deep}
 	if err := r.skip(); err != nil || r.i != len(deep) {
 		t.Errorf("%d levels: the strict reader's answer (%v at %d) is not skip's", fastDepth+1, err, r.i)
+	}
+}
+
+func TestSkipFastRecordsTheMembersOfTwoDepths(t *testing.T) {
+	line := []byte(`{"t":{"$date":"x"}, "id" : 7,"a":[{"deep":1}],"attr":{"n":"s","v":{"0":1}},"id":8}`)
+	var m members
+	if end, ok := skipFast(line, 0, maxDepth, &m); !ok || end != len(line) {
+		t.Fatalf("refused or ended at %d", end)
+	}
+	var got []string
+	for _, at := range m.list {
+		got = append(got, fmt.Sprintf("%d %d %s=%s", at.depth, at.parent,
+			line[at.key[0]:at.key[1]], line[at.value[0]:at.value[1]]))
+	}
+	want := []string{`1 -1 t={"$date":"x"}`, `2 0 $date="x"`, `1 -1 id=7`, `1 -1 a=[{"deep":1}]`,
+		`1 -1 attr={"n":"s","v":{"0":1}}`, `2 4 n="s"`, `2 4 v={"0":1}`, `1 -1 id=8`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("recorded\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if m.escaped {
+		t.Error("no key has an escape")
+	}
+	if id := m.last(-1, "id", line); id != 7 {
+		t.Errorf("the last id is member %d, want 7", id)
+	}
+	if _, ok := skipFast([]byte(`{"\u0069d":1}`), 0, maxDepth, &m); !ok || !m.escaped {
+		t.Error("a key with an escape is not flagged")
 	}
 }

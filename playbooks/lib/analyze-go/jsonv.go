@@ -166,7 +166,7 @@ func (r *jreader) skip() error {
 	if r.strict {
 		return r.skipStrict()
 	}
-	if end, ok := skipFast(r.b, r.i, maxDepth-r.depth); ok {
+	if end, ok := skipFast(r.b, r.i, maxDepth-r.depth, nil); ok {
 		r.i = end
 		return nil
 	}

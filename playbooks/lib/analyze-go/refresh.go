@@ -75,17 +75,19 @@ type refreshEvent struct {
 func (e *refreshEvent) seq() int64 { return int64(e.src)<<48 | e.offset }
 
 type refreshState struct {
-	src    int
-	events chunked[refreshEvent]
-	order  []int32  // events slowest first (finish)
-	keys   []uint64 // their sort keys, ascending
-	text   [][]byte
-	names  nameCache
-	build  []byte // formatVersion's text, before it is kept
-	spare  []byte // the fromVersion's, while the toVersion is built
-	block  []byte // the block being written
-	bad    tally
-	arena  arena
+	src              int
+	events           chunked[refreshEvent]
+	order            []int32  // events slowest first (finish)
+	keys             []uint64 // their sort keys, ascending
+	text             [][]byte
+	names            nameCache
+	build            []byte  // formatVersion's text, before it is kept
+	spare            []byte  // the fromVersion's, while the toVersion is built
+	block            []byte  // the block being written
+	members          members // readFast's
+	fastOld, fastNew value
+	bad              tally
+	arena            arena
 }
 
 func newRefreshState(src int, names *interner) *refreshState {
@@ -150,50 +152,23 @@ func (r *refreshState) feed(offset int64, line []byte) {
 		return
 	}
 	r.bad.matched++
-	doc := parseLine(jsonLine(line), refreshSelection, &r.arena, &r.bad, r.src, offset)
-	if doc == nil {
+	stripped := jsonLine(line)
+	got, ok := r.readFast(stripped)
+	if !ok && !r.readSlow(stripped, offset, &got) {
 		return
 	}
-	id := doc.get("id")
-	if id == nil || id.k == kBool || id.k == kNull || id.k == kString {
-		return
-	}
-	if id.k != kInt {
-		bail("a log id that is not a plain integer")
-	}
-	status, known := refreshStatus[id.i]
-	if !known {
-		return
-	}
-	attr := doc.get("attr")
-	if attr == nil || attr.k != kObject {
-		r.bad.skip(r.src, offset, "refresh line without attr")
-		return
-	}
-	ns := attr.get("namespace")
-	millis, none := asInt(attr.get("durationMillis"))
-	if ns == nil || ns.k != kString || none {
-		r.bad.skip(r.src, offset, "refresh line without namespace or durationMillis")
-		return
-	}
-	old := attr.get("lookupSinceVersion")
-	if id.i == 24104 {
-		old = attr.get("oldVersion")
-	}
-	ev := refreshEvent{ns: r.names.id(ns.s), millis: millis, logID: id.i, status: status, src: int32(r.src),
-		offset: offset, timeKey: unknownTime}
-	var when optString
-	if text, ok := docTime(doc); ok {
-		if !isASCII(text) {
+	ev := refreshEvent{ns: r.names.id(got.ns), millis: got.millis, logID: got.id, status: got.status,
+		src: int32(r.src), offset: offset, timeKey: unknownTime}
+	if got.when.ok {
+		if !isASCII(got.when.s) {
 			bail("a refresh time that is not ASCII")
 		}
-		when = optString{text, true}
-		ev.timeKey = timeKey(text)
+		ev.timeKey = timeKey(got.when.s)
 	}
-	from := r.rawVersion(old)
-	ev.kind = refreshKind(status, from)
+	from := r.rawVersion(got.old)
+	ev.kind = refreshKind(got.status, from)
 	r.build, r.spare = r.spare, r.build // from stays as it is while to is built
-	fields := [nFields]optString{fTime: when, fFrom: from, fTo: r.rawVersion(attr.get("newVersion"))}
+	fields := [nFields]optString{fTime: got.when, fFrom: from, fTo: r.rawVersion(got.new)}
 	// The strings are escaped here, on the worker's core and while the line
 	// is in cache; --json then only copies them.
 	b := r.block[:0]
@@ -214,6 +189,150 @@ func (r *refreshState) feed(offset int64, line []byte) {
 	r.block = b
 	ev.text = r.keep(b)
 	r.events.add(ev)
+}
+
+// refreshLine: what a refresh line gives its event.
+type refreshLine struct {
+	id, millis int64
+	status     int8
+	ns         string
+	old, new   *value // the versions' JSON text (kRaw), nil when absent
+	when       optString
+}
+
+// readSlow reads a line with the strict reader (logv2.refresh_event); false
+// when it is no refresh event (an unparsable one is tallied).
+func (r *refreshState) readSlow(line []byte, offset int64, got *refreshLine) bool {
+	doc := parseLine(line, refreshSelection, &r.arena, &r.bad, r.src, offset)
+	if doc == nil {
+		return false
+	}
+	id := doc.get("id")
+	if id == nil || id.k == kBool || id.k == kNull || id.k == kString {
+		return false
+	}
+	if id.k != kInt {
+		bail("a log id that is not a plain integer")
+	}
+	status, known := refreshStatus[id.i]
+	if !known {
+		return false
+	}
+	attr := doc.get("attr")
+	if attr == nil || attr.k != kObject {
+		r.bad.skip(r.src, offset, "refresh line without attr")
+		return false
+	}
+	ns := attr.get("namespace")
+	millis, none := asInt(attr.get("durationMillis"))
+	if ns == nil || ns.k != kString || none {
+		r.bad.skip(r.src, offset, "refresh line without namespace or durationMillis")
+		return false
+	}
+	*got = refreshLine{id: id.i, millis: millis, status: status, ns: ns.s, old: attr.get("lookupSinceVersion"),
+		new: attr.get("newVersion")}
+	if id.i == 24104 {
+		got.old = attr.get("oldVersion")
+	}
+	if text, ok := docTime(doc); ok {
+		got.when = optString{text, true}
+	}
+	return true
+}
+
+// readFast reads the common refresh line from what skipFast records while
+// it checks the line, without the strict reader's second pass; false leaves
+// the line to readSlow: anything but a valid line whose keys have no escape,
+// with a plain integer id of a refresh, an attr object with a namespace
+// string and a plain integer durationMillis, and a time as a string or
+// {"$date": string}, strings without escapes.
+func (r *refreshState) readFast(line []byte) (refreshLine, bool) {
+	m := &r.members
+	end, ok := skipFast(line, 0, maxDepth, m)
+	if !ok || m.escaped || !utf8.Valid(line) {
+		return refreshLine{}, false
+	}
+	for _, c := range line[end:] {
+		if !isSpace(c) {
+			return refreshLine{}, false
+		}
+	}
+	text := func(i int32) []byte { return line[m.list[i].value[0]:m.list[i].value[1]] }
+	plainString := func(v []byte) (string, bool) {
+		if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+			return "", false
+		}
+		v = v[1 : len(v)-1]
+		return unsafe.String(unsafe.SliceData(v), len(v)), true
+	}
+	id, attr := m.last(-1, "id", line), m.last(-1, "attr", line)
+	if id < 0 || attr < 0 || text(attr)[0] != '{' {
+		return refreshLine{}, false
+	}
+	var got refreshLine
+	if got.id, ok = plainInt(text(id)); !ok {
+		return refreshLine{}, false
+	}
+	if got.status, ok = refreshStatus[got.id]; !ok {
+		return refreshLine{}, false
+	}
+	ns, millis := m.last(attr, "namespace", line), m.last(attr, "durationMillis", line)
+	if ns < 0 || millis < 0 {
+		return refreshLine{}, false
+	}
+	if got.ns, ok = plainString(text(ns)); !ok {
+		return refreshLine{}, false
+	}
+	if got.millis, ok = plainInt(text(millis)); !ok || got.millis >= valueLimit || got.millis <= -valueLimit {
+		return refreshLine{}, false
+	}
+	raw := func(v *value, key string) *value {
+		at := m.last(attr, key, line)
+		if at < 0 {
+			return nil
+		}
+		t := text(at)
+		*v = value{k: kRaw, s: unsafe.String(unsafe.SliceData(t), len(t))}
+		return v
+	}
+	oldKey := "lookupSinceVersion"
+	if got.id == 24104 {
+		oldKey = "oldVersion"
+	}
+	got.old, got.new = raw(&r.fastOld, oldKey), raw(&r.fastNew, "newVersion")
+	if t := m.last(-1, "t", line); t >= 0 {
+		if text(t)[0] == '{' {
+			if t = m.last(t, "$date", line); t < 0 {
+				return refreshLine{}, false
+			}
+		}
+		if got.when.s, got.when.ok = plainString(text(t)); !got.when.ok {
+			return refreshLine{}, false
+		}
+	}
+	return got, true
+}
+
+// plainInt: a JSON integer of at most 18 digits.
+func plainInt(v []byte) (int64, bool) {
+	digits := v
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if !isDigit(c) {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if v[0] == '-' {
+		n = -n
+	}
+	return n, true
 }
 
 // finish orders the part's events, on the worker's core.

@@ -9,11 +9,17 @@ import (
 )
 
 // go test -bench . -run ^$ with ANALYZE_GO_BENCH_LOG=FILE (a JSON log; bench/analyze.sh makes them).
-func BenchmarkScan(b *testing.B) {
+
+func benchLog(b *testing.B) string {
 	path := os.Getenv("ANALYZE_GO_BENCH_LOG")
 	if path == "" {
 		b.Skip("ANALYZE_GO_BENCH_LOG not set")
 	}
+	return path
+}
+
+func BenchmarkScan(b *testing.B) {
+	path := benchLog(b)
 	b.Run("cursors", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			scanCursors([]string{path})
@@ -27,10 +33,7 @@ func BenchmarkScan(b *testing.B) {
 }
 
 func BenchmarkCursorsOutput(b *testing.B) {
-	path := os.Getenv("ANALYZE_GO_BENCH_LOG")
-	if path == "" {
-		b.Skip("ANALYZE_GO_BENCH_LOG not set")
-	}
+	path := benchLog(b)
 	state := scanCursors([]string{path})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -42,10 +45,7 @@ func BenchmarkCursorsOutput(b *testing.B) {
 }
 
 func BenchmarkRefresh(b *testing.B) {
-	path := os.Getenv("ANALYZE_GO_BENCH_LOG")
-	if path == "" {
-		b.Skip("ANALYZE_GO_BENCH_LOG not set")
-	}
+	path := benchLog(b)
 	for i := 0; i < b.N; i++ {
 		state := scanRefresh([]string{path})
 		out := bufio.NewWriter(io.Discard)
@@ -55,10 +55,7 @@ func BenchmarkRefresh(b *testing.B) {
 }
 
 func BenchmarkRefreshOutput(b *testing.B) {
-	path := os.Getenv("ANALYZE_GO_BENCH_LOG")
-	if path == "" {
-		b.Skip("ANALYZE_GO_BENCH_LOG not set")
-	}
+	path := benchLog(b)
 	state := scanRefresh([]string{path})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

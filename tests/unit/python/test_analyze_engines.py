@@ -278,3 +278,45 @@ def test_refresh_strings_to_escape_and_order_read_the_same(go_engine, tmp_path):
     assert path.stat().st_size > 16 << 20, "the Go engine reads a file this size in two parts"
     for form in ([], ["--json"]):
         assert_same("refresh", *form, str(path))
+
+
+def test_refresh_lines_off_the_common_layout_read_the_same(go_engine, tmp_path):
+    """The Go engine reads the usual refresh line from where its check of
+    the line found the members, and any other with its strict reader: keys
+    with escapes, repeated keys, spaces, and fields of other types."""
+    with open(os.path.join(FIXTURES, "refresh-5.0.json.log"), "rb") as stream:
+        line = stream.read().split(b"\n")[0]
+    edits = [
+        (b'"id":4619901', b'"\\u0069d":4619901'),
+        (b'"namespace":', b'"n\\u0061mespace":'),
+        (b'"id":4619901', b'"id" : 4619901 , "id":4619902'),
+        (b'"attr":{', b'"attr":{"namespace":"first.one",'),
+        (b'"durationMillis":2442', b'"durationMillis":2442,"durationMillis":"17"'),
+        (b'"durationMillis":2442', b'"durationMillis":true'),
+        (b'"namespace":"test.test2"', b'"namespace":7'),
+        (b'"namespace":"test.test2"', b'"namespace":"test.\\u00e9t\\u00e9"'),
+        (b'"id":4619901', b'"id":"4619901"'),
+        (b'{"t":{"$date":"2022-10-17T16:15:56.209+08:00"}', b'{"t":"2022-10-17T16:15:56.209+08:00"'),
+        (b'{"t":{"$date":"2022-10-17T16:15:56.209+08:00"}', b'{"t":{"$date":{"$numberLong":"1666000000000"}}'),
+        (b'{"t":{"$date":"2022-10-17T16:15:56.209+08:00"}', b'{"t":{}'),
+        (b'{"t":{"$date":"2022-10-17T16:15:56.209+08:00"}', b'{"t":null'),
+        (b'"lookupSinceVersion":', b'"lookupSinceVersion":null,"lookupSinceVersion":'),
+        (b'"attr":{', b'"attr":{},"attr":{'),
+        (b'"attr":{', b'"attr":[],"x":{'),
+    ]
+    # Numbers it does not read exactly: the Python engine's to read.
+    handed_over = [
+        (b'"durationMillis":2442', b'"durationMillis":1.5'),
+        (b'"durationMillis":2442', b'"durationMillis":{"$numberLong":"5"}'),
+        (b'"id":4619901', b'"id":4619901.0'),
+    ]
+    lines = [line, line + b"   ", b" \t" + line]
+    for old, new in edits + handed_over:
+        assert old in line, old
+        lines.append(line.replace(old, new, 1))
+    read = []
+    for n, one in enumerate(lines):
+        path = tmp_path / ("layout-%d.log" % n)
+        path.write_bytes(one + b"\n")
+        read.append(same_or_handed_over("refresh", str(path)) and same_or_handed_over("refresh", "--json", str(path)))
+    assert read == [True] * (len(lines) - len(handed_over)) + [False] * len(handed_over)
