@@ -19,7 +19,9 @@ import (
 )
 
 const (
-	blockSize  = 4 << 20
+	// blockSize: a block stays in a core's cache between its copy and its
+	// reading (4 MiB went out to memory and back: 4-6% more CPU).
+	blockSize  = 256 << 10
 	partMin    = 8 << 20
 	maxExample = 5
 )
