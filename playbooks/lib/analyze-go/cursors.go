@@ -585,13 +585,11 @@ func sortSlowestFirst(keys []orderKey) []orderKey {
 		return keys
 	}
 	first, second := keys[:len(keys)/2], keys[len(keys)/2:]
-	sorted := make(chan struct{})
-	go func() {
-		slices.SortFunc(first, slowerFirst)
-		close(sorted)
-	}()
+	sorted := goCatching(func() { slices.SortFunc(first, slowerFirst) })
 	slices.SortFunc(second, slowerFirst)
-	<-sorted
+	if r := sorted(); r != nil {
+		panic(r)
+	}
 	merged := make([]orderKey, 0, len(keys))
 	for len(first) > 0 && len(second) > 0 {
 		if slowerFirst(second[0], first[0]) < 0 {

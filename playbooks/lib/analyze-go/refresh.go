@@ -805,21 +805,9 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
 	slowest := a.slowestFirst()
 	names := a.names.names
 	if asJSON {
-		// The summaries come last: they are made while the events are written
-		// (a panic there reaches run's recover, as it would without the goroutine).
-		type made struct {
-			summaries []refreshSummary
-			failure   any
-		}
-		done := make(chan made, 1)
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					done <- made{failure: r}
-				}
-			}()
-			done <- made{summaries: a.summaries()}
-		}()
+		// The summaries come last: they are made while the events are written.
+		var summaries []refreshSummary
+		made := goCatching(func() { summaries = a.summaries() })
 		quotedNames := make([][]byte, len(names))
 		for i, n := range names {
 			quotedNames[i] = appendPyJSONString(nil, n)
@@ -843,11 +831,9 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
 			}
 			return b
 		})
-		result := <-done
-		if result.failure != nil {
-			panic(result.failure)
+		if r := made(); r != nil {
+			panic(r)
 		}
-		summaries := result.summaries
 		var b []byte
 		for _, s := range summaries {
 			b = append(b[:0], `{"record":"namespace","namespace":`...)

@@ -141,27 +141,40 @@ func scanFile(path string, newFeeder func() feeder, needle []byte) []feeder {
 	}
 	cuts = append(cuts, size)
 	feeders := make([]feeder, len(cuts)-1)
-	failures := make([]any, len(cuts)-1)
-	var wg sync.WaitGroup
+	waits := make([]func() any, len(feeders))
 	for i := range feeders {
+		i := i // go.mod's go 1.21: one i for the whole loop otherwise
 		feeders[i] = newFeeder()
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			defer func() { failures[i] = recover() }()
+		waits[i] = goCatching(func() {
 			scanRange(f, cuts[i], cuts[i+1], needle, feeders[i])
 			if last, ok := feeders[i].(finisher); ok {
 				last.finish()
 			}
-		}(i)
+		})
 	}
-	wg.Wait()
-	for _, failure := range failures {
-		if failure != nil {
-			panic(failure)
+	var failure any
+	for _, wait := range waits { // every range is done before the file closes
+		if r := wait(); r != nil && failure == nil {
+			failure = r
 		}
 	}
+	if failure != nil {
+		panic(failure)
+	}
 	return feeders
+}
+
+// goCatching runs f on a goroutine of its own; the function it returns waits
+// for f and gives f's panic (nil if none), for the caller to raise where
+// run's recover sees it (a panic left on the goroutine would end the process
+// with Go's stack trace).
+func goCatching(f func()) (wait func() any) {
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	return func() any { return <-done }
 }
 
 func scanRange(f *os.File, start, end int64, needle []byte, out feeder) {

@@ -58,3 +58,13 @@ func TestScanFileFeedsEveryMatchingLineWhole(t *testing.T) {
 		}
 	}
 }
+
+func TestGoCatchingGivesTheGoroutinesPanicToTheCaller(t *testing.T) {
+	ran := false
+	if r := goCatching(func() { ran = true })(); r != nil || !ran {
+		t.Fatalf("a goroutine that returns: ran %v, panic %v", ran, r)
+	}
+	if r := goCatching(func() { bail("in a worker") })(); r != (bailout{"in a worker"}) {
+		t.Fatalf("got %v, want the worker's bailout", r)
+	}
+}
