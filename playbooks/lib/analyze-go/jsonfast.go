@@ -16,7 +16,6 @@ const fastDepth = 63
 // (without quotes) and its value's, as offsets.
 type memberAt struct {
 	parent     int32 // the member whose value is this member's object; -1 at the top
-	depth      int32 // 1 for the members of the outermost object
 	key, value [2]int32
 }
 
@@ -152,7 +151,7 @@ key:
 			rec.escaped = true
 		}
 		rec.open[depth] = int32(len(rec.list))
-		rec.list = append(rec.list, memberAt{parent: rec.open[depth-1], depth: int32(depth),
+		rec.list = append(rec.list, memberAt{parent: rec.open[depth-1],
 			key: [2]int32{int32(keyAt), int32(i - 1)}})
 	} else if i = skipString(b, keyAt); i < 0 {
 		return 0, false

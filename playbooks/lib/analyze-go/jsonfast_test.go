@@ -151,7 +151,11 @@ func TestSkipFastRecordsTheMembersOfTwoDepths(t *testing.T) {
 	}
 	var got []string
 	for _, at := range m.list {
-		got = append(got, fmt.Sprintf("%d %d %s=%s", at.depth, at.parent,
+		depth := 1
+		for p := at.parent; p >= 0; p = m.list[p].parent {
+			depth++
+		}
+		got = append(got, fmt.Sprintf("%d %d %s=%s", depth, at.parent,
 			line[at.key[0]:at.key[1]], line[at.value[0]:at.value[1]]))
 	}
 	want := []string{`1 -1 t={"$date":"x"}`, `2 0 $date="x"`, `1 -1 id=7`, `1 -1 a=[{"deep":1}]`,
