@@ -1,12 +1,15 @@
 package main
 
 // Text exactly as the Python engine writes it: JSON strings as orjson and
-// json.dumps(ensure_ascii=False) escape them (the same rules), floats as
-// Python's repr and round(x, 1), and the aligned tables of common.table.
+// json.dumps(ensure_ascii=False) escape them (the same rules) and as
+// json.dumps does by default (non-ASCII escaped too), floats as Python's
+// repr and round(x, 1), and the aligned tables of common.table.
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -26,7 +29,7 @@ func appendJSONString[T string | []byte](dst []byte, s T) []byte {
 		if e := shortEscape(c); e != 0 {
 			dst = append(dst, '\\', e)
 		} else {
-			dst = append(dst, '\\', 'u', '0', '0', hexdigits[c>>4], hexdigits[c&15])
+			dst = appendU4(dst, rune(c))
 		}
 		start = i + 1
 	}
@@ -55,6 +58,60 @@ func shortEscape(c byte) byte {
 }
 
 func jsonString(s string) string { return string(appendJSONString(nil, s)) }
+
+// appendPyJSONString: json.dumps of a str (ensure_ascii: every character
+// outside ' '..'~' escaped, beyond the BMP as a surrogate pair).
+func appendPyJSONString[T string | []byte](dst []byte, s T) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && !needsPyEscape8(s[i:i+8]) {
+			i += 8
+			continue
+		}
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		if e := shortEscape(c); e != 0 {
+			dst = append(dst, '\\', e)
+			i++
+		} else if c < 0x80 {
+			dst = appendU4(dst, rune(c))
+			i++
+		} else {
+			r, size := utf8.DecodeRune([]byte(string(s[i:min(i+4, len(s))])))
+			if r >= 0x10000 {
+				hi, lo := utf16.EncodeRune(r)
+				dst = appendU4(appendU4(dst, hi), lo)
+			} else {
+				dst = appendU4(dst, r)
+			}
+			i += size
+		}
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// needsPyEscape8: does one of these eight bytes need an escape (a control
+// character, '"', '\\', DEL or non-ASCII)?
+func needsPyEscape8[T string | []byte](s T) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	w := binary.LittleEndian.Uint64([]byte(s[:8]))
+	q := w ^ (ones * '"')
+	e := w ^ (ones * '\\')
+	d := w ^ (ones * 0x7f)
+	m := ((w - ones*0x20) & ^w) | ((q - ones) & ^q) | ((e - ones) & ^e) | ((d - ones) & ^d) | w
+	return m&highs != 0
+}
+
+func appendU4(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u', hexdigits[r>>12&15], hexdigits[r>>8&15], hexdigits[r>>4&15], hexdigits[r&15])
+}
 
 // pyRepr: Python's repr of a finite float (shortest round trip; exponent
 // form when the decimal point is 16 places or more to the right or 4 or

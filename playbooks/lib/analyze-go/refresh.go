@@ -9,12 +9,10 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -695,60 +693,6 @@ func (a *refreshAll) summaries() []refreshSummary {
 	return summaries
 }
 
-// appendPyJSONString: json.dumps of a str (ensure_ascii: every character
-// outside ' '..'~' escaped, beyond the BMP as a surrogate pair).
-func appendPyJSONString[T string | []byte](dst []byte, s T) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && !needsPyEscape8(s[i:i+8]) {
-			i += 8
-			continue
-		}
-		c := s[i]
-		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		if e := shortEscape(c); e != 0 {
-			dst = append(dst, '\\', e)
-			i++
-		} else if c < 0x80 {
-			dst = appendU4(dst, rune(c))
-			i++
-		} else {
-			r, size := utf8.DecodeRune([]byte(string(s[i:min(i+4, len(s))])))
-			if r >= 0x10000 {
-				hi, lo := utf16.EncodeRune(r)
-				dst = appendU4(appendU4(dst, hi), lo)
-			} else {
-				dst = appendU4(dst, r)
-			}
-			i += size
-		}
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// needsPyEscape8: does one of these eight bytes need an escape (a control
-// character, '"', '\\', DEL or non-ASCII)?
-func needsPyEscape8[T string | []byte](s T) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	w := binary.LittleEndian.Uint64([]byte(s[:8]))
-	q := w ^ (ones * '"')
-	e := w ^ (ones * '\\')
-	d := w ^ (ones * 0x7f)
-	m := ((w - ones*0x20) & ^w) | ((q - ones) & ^q) | ((e - ones) & ^e) | ((d - ones) & ^d) | w
-	return m&highs != 0
-}
-
-func appendU4(dst []byte, r rune) []byte {
-	return append(dst, '\\', 'u', hexdigits[r>>12&15], hexdigits[r>>8&15], hexdigits[r>>4&15], hexdigits[r&15])
-}
-
 func appendOpt(dst []byte, o optString) []byte {
 	if !o.ok {
 		return append(dst, "null"...)
@@ -762,8 +706,6 @@ func optCell(o optString) cell {
 	}
 	return str(o.s)
 }
-
-var loaded atomic.Uint32
 
 // appendEvent: one refresh record as json.dumps writes it.
 func (a *refreshAll) appendEvent(b []byte, ref int64, quotedNames, quotedFiles [][]byte) []byte {
@@ -801,6 +743,10 @@ func (a *refreshAll) appendEvent(b []byte, ref int64, quotedNames, quotedFiles [
 	return append(b, "}\n"...)
 }
 
+// loaded: where output's first pass over a batch stores what it loaded, so
+// that the loads are not optimised away.
+var loaded atomic.Uint32
+
 func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
 	slowest := a.slowestFirst()
 	names := a.names.names
@@ -825,7 +771,7 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
 				p, e := a.at(ref)
 				touched |= p.text[e.text>>32][e.text&0xffffffff]
 			}
-			loaded.Store(uint32(touched)) // so that the loads are not optimised away
+			loaded.Store(uint32(touched))
 			for _, ref := range slowest[lo:hi] {
 				b = a.appendEvent(b, ref, quotedNames, quotedFiles)
 			}
