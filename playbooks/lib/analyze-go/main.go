@@ -267,10 +267,6 @@ func parseArgs(args []string) (string, bool, []string) {
 
 const sniffBytes = 64 << 10
 
-func isRegexSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
 // sniff: source.Source.sniff; only a file that starts as a JSON log passes.
 func sniff(path string) {
 	f, err := os.Open(path)
@@ -284,7 +280,7 @@ func sniff(path string) {
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
 		bail("gzip")
 	}
-	if len(bytes.TrimLeft(head, " \t\n\r\v\f")) == 0 {
+	if len(lstrip(head)) == 0 {
 		return
 	}
 	lines := bytes.Split(head, []byte("\n"))
@@ -295,11 +291,8 @@ func sniff(path string) {
 		lines = lines[:200]
 	}
 	for _, line := range lines {
-		i := 0
-		for i < len(line) && isRegexSpace(line[i]) {
-			i++
-		}
-		if i < len(line) && line[i] == '{' {
+		// lstrip's white space is the \s of the Python engine's sniffing regex
+		if stripped := lstrip(line); len(stripped) > 0 && stripped[0] == '{' {
 			return
 		}
 		if isTextLogStart(line) {
