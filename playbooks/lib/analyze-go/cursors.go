@@ -67,10 +67,10 @@ type lastTemplate struct {
 // encodeTime: times.encode with the worker's cache in front.
 func (t *cursorTable) encodeTime(text string) (int32, int64, int64, bool) {
 	c := &t.last
-	if c.set && isoLayout(text) && text[:11] == c.date && text[23:] == c.zone && digitsAt(text, 11, 2) &&
-		digitsAt(text, 14, 2) && digitsAt(text, 17, 2) {
-		hms := atoi(text[11:13])*10000000 + atoi(text[14:16])*100000 + atoi(text[17:19])*1000 + atoi(text[20:23])
-		return c.tid, hms, keyOf(c.base, hms), true
+	if c.set {
+		if hms, ok := isoHMS(text); ok && text[:11] == c.date && text[23:] == c.zone {
+			return c.tid, hms, keyOf(c.base, hms), true
+		}
 	}
 	tid, hms, key, ok := t.clock.encode(text)
 	if ok && isoLayout(text) {

@@ -306,8 +306,7 @@ func sniff(path string) {
 // at the start of the line.
 func isTextLogStart(l []byte) bool {
 	s := string(l)
-	if len(s) >= 19 && digitsAt(s, 0, 4) && s[4] == '-' && digitsAt(s, 5, 2) && s[7] == '-' && digitsAt(s, 8, 2) &&
-		s[10] == 'T' && digitsAt(s, 11, 2) && s[13] == ':' && digitsAt(s, 14, 2) && s[16] == ':' && digitsAt(s, 17, 2) {
+	if startsISOSeconds(s) {
 		return true
 	}
 	upper := func(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -70,12 +70,17 @@ func isASCII(s string) bool {
 	return true
 }
 
+// startsISOSeconds: s starts with YYYY-MM-DDTHH:MM:SS.
+func startsISOSeconds(s string) bool {
+	return len(s) >= 19 && digitsAt(s, 0, 4) && s[4] == '-' && digitsAt(s, 5, 2) && s[7] == '-' &&
+		digitsAt(s, 8, 2) && s[10] == 'T' && digitsAt(s, 11, 2) && s[13] == ':' && digitsAt(s, 14, 2) &&
+		s[16] == ':' && digitsAt(s, 17, 2)
+}
+
 // timeKey: milliseconds since the epoch of an ISO-8601 log time, or
 // unknownTime (common.time_key; callers pass ASCII only).
 func timeKey(s string) int64 {
-	if len(s) < 19 || !digitsAt(s, 0, 4) || s[4] != '-' || !digitsAt(s, 5, 2) || s[7] != '-' ||
-		!digitsAt(s, 8, 2) || s[10] != 'T' || !digitsAt(s, 11, 2) || s[13] != ':' ||
-		!digitsAt(s, 14, 2) || s[16] != ':' || !digitsAt(s, 17, 2) {
+	if !startsISOSeconds(s) {
 		return unknownTime
 	}
 	i := 19
@@ -166,10 +171,10 @@ func (t *times) encode(text string) (int32, int64, int64, bool) {
 		return 0, 0, 0, false
 	}
 	if isoLayout(text) {
-		if !digitsAt(text, 11, 2) || !digitsAt(text, 14, 2) || !digitsAt(text, 17, 2) {
+		hms, ok := isoHMS(text)
+		if !ok {
 			return 0, 0, 0, false // Python's int() reads some of these (signs, spaces)
 		}
-		hms := atoi(text[11:13])*10000000 + atoi(text[14:16])*100000 + atoi(text[17:19])*1000 + atoi(text[20:23])
 		tid, base := t.intern(text[:11] + "\x00" + text[23:])
 		return tid, hms, keyOf(base, hms), true
 	}
@@ -198,6 +203,15 @@ func (t *times) encode(text string) (int32, int64, int64, bool) {
 func isoLayout(text string) bool {
 	return len(text) >= 23 && text[10] == 'T' && text[13] == ':' && text[16] == ':' && text[19] == '.' &&
 		digitsAt(text, 20, 3)
+}
+
+// isoHMS: HHMMSSmmm of a time in isoLayout; false when the text is not in
+// it or its hours, minutes or seconds are not all digits.
+func isoHMS(text string) (int64, bool) {
+	if !isoLayout(text) || !digitsAt(text, 11, 2) || !digitsAt(text, 14, 2) || !digitsAt(text, 17, 2) {
+		return 0, false
+	}
+	return atoi(text[11:13])*10000000 + atoi(text[14:16])*100000 + atoi(text[17:19])*1000 + atoi(text[20:23]), true
 }
 
 // baseOf: the epoch ms at 00:00 of a template's date.
