@@ -27,6 +27,9 @@ type members struct {
 	list    []memberAt
 	open    [3]int32 // per depth, the member whose value is being read
 	escaped bool
+	shaping bool       // record the scalars' places too (a new shape's)
+	scalars [][2]int32 // where each scalar value starts and ends
+	shapes  shapes     // skipKnown's
 }
 
 func (m *members) reset() {
@@ -50,8 +53,8 @@ func (m *members) last(parent int32, key string, b []byte) int32 {
 // not nil, gets the members at depths 1 and 2.
 func skipFast(b []byte, i, depthLeft int, rec *members) (int, bool) {
 	depthLeft = min(depthLeft, fastDepth)
-	var objects uint64 // a bit per open level, set for an object
-	depth := 0
+	var objects uint64   // a bit per open level, set for an object
+	depth, start := 0, 0 // start: the scalar's, while it is read
 	if rec != nil {
 		rec.reset()
 	}
@@ -59,12 +62,7 @@ value: // at a value, as the strict reader is when skip is called
 	if i >= len(b) {
 		return i, false
 	}
-	switch c := b[i]; {
-	case c == '"':
-		if i = skipString(b, i+1); i < 0 {
-			return 0, false
-		}
-	case c == '{' || c == '[':
+	if c := b[i]; c == '{' || c == '[' {
 		if depth == depthLeft {
 			return i, false
 		}
@@ -89,18 +87,13 @@ value: // at a value, as the strict reader is when skip is called
 			goto key
 		}
 		goto value
-	case c == '-' || (c >= '0' && c <= '9'):
-		if i = skipNumber(b, i); i < 0 {
-			return 0, false
-		}
-	case c == 't' && hasLiteral(b, i, "true"):
-		i += 4
-	case c == 'f' && hasLiteral(b, i, "false"):
-		i += 5
-	case c == 'n' && hasLiteral(b, i, "null"):
-		i += 4
-	default:
-		return i, false
+	}
+	start = i
+	if i = skipScalar(b, i); i < 0 {
+		return 0, false
+	}
+	if rec != nil && rec.shaping {
+		rec.scalars = append(rec.scalars, [2]int32{int32(start), int32(i)})
 	}
 after:
 	if rec != nil && depth <= 2 && depth > 0 && rec.open[depth] >= 0 {
@@ -170,6 +163,27 @@ key:
 		rec.list[rec.open[depth]].value[0] = int32(i)
 	}
 	goto value
+}
+
+// skipScalar: the end of the string, number, true, false or null at i, or
+// -1 to leave it to the strict reader.
+func skipScalar(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return skipString(b, i+1)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return skipNumber(b, i)
+	case c == 't' && hasLiteral(b, i, "true"):
+		return i + 4
+	case c == 'f' && hasLiteral(b, i, "false"):
+		return i + 5
+	case c == 'n' && hasLiteral(b, i, "null"):
+		return i + 4
+	}
+	return -1
 }
 
 func hasLiteral(b []byte, i int, lit string) bool {

@@ -246,7 +246,7 @@ func (r *refreshState) readSlow(line []byte, offset int64, got *refreshLine) boo
 // {"$date": string}, strings without escapes.
 func (r *refreshState) readFast(line []byte) (refreshLine, bool) {
 	m := &r.members
-	end, ok := skipFast(line, 0, maxDepth, m)
+	end, ok := skipKnown(line, m)
 	if !ok || m.escaped || !utf8.Valid(line) {
 		return refreshLine{}, false
 	}
