@@ -30,16 +30,20 @@ type members struct {
 	shaping bool       // record the scalars' places too (a new shape's)
 	scalars [][2]int32 // where each scalar value starts and ends
 	shapes  shapes     // skipKnown's
+	shape   *shape     // the shape the list was made from, nil if none
 }
 
 func (m *members) reset() {
-	m.list, m.open, m.escaped = m.list[:0], [3]int32{-1, -1, -1}, false
+	m.list, m.open, m.escaped, m.shape = m.list[:0], [3]int32{-1, -1, -1}, false, nil
 }
 
 // last: the index of the last member of parent (-1: the outermost object)
 // named key, -1 if none (a repeated key keeps the last value, as in a
 // Python dict fed by orjson).
 func (m *members) last(parent int32, key string, b []byte) int32 {
+	if m.shape != nil {
+		return m.shape.last(parent, key, m, b)
+	}
 	for i := len(m.list) - 1; i >= 0; i-- {
 		if at := &m.list[i]; at.parent == parent && string(b[at.key[0]:at.key[1]]) == key {
 			return int32(i)

@@ -2,15 +2,22 @@ package main
 
 // The lines one log statement writes differ in their scalars only: the keys,
 // brackets, commas and spaces between them are the same bytes from line to
-// line. A shape keeps those bytes (the literals between the scalars) of a
-// line skipFast accepted. A line made of the same literals with a valid
-// scalar between each two is valid as well (a scalar put in place of
-// another leaves JSON's structure as it was) and has the same members at the
-// same places relative to the literals around them. Checking a line against
-// its shape compares a few runs of bytes and checks the scalars, instead of
-// reading every token.
+// line. A shape keeps a line skipFast accepted and where its scalars are. A
+// line made of the same bytes but for valid scalars in their places is valid
+// as well (a scalar put in place of another leaves JSON's structure as it
+// was) and has the same members at the same places relative to the bytes
+// around them. Checking a line against its shape compares it with the shape's
+// line eight bytes at a time and reads only the scalars that differ, instead
+// of reading every token.
 
-// shapePos: a position in a line, as an offset into one of its literals.
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
+
+// shapePos: a position in a line, as an offset into one of its literals
+// (literal k: what lies between scalar k-1 and scalar k).
 type shapePos struct{ lit, off int32 }
 
 type memberShape struct {
@@ -19,11 +26,22 @@ type memberShape struct {
 }
 
 type shape struct {
-	text    []byte  // the literals, one after another
-	ends    []int32 // where each literal ends in text
+	line    []byte     // the line it was made from (the value only)
+	scalars [][2]int32 // where each scalar starts and ends in line
 	members []memberShape
 	escaped bool
+	found   []foundMember // members.last's answers: the same for every line of the shape
 }
+
+// foundMember: the last member of parent named key (-1: none).
+type foundMember struct {
+	parent, at int32
+	key        string
+}
+
+// resync: a scalar that differs from the shape's, and how far the rest of the
+// line is from where it is in the shape's line after it.
+type resync struct{ scalar, shift int32 }
 
 // shapes: the few shapes a worker's lines have had lately, and whether
 // making new ones still pays: in a log whose lines have no common shape,
@@ -33,7 +51,8 @@ type shapes struct {
 	credit int // lines read through a shape, less shapeCost per shape made
 	missed int // lines read without a shape since the last one was made
 	made   int
-	starts []int32
+	starts []int32 // match's, kept for the next line
+	moved  []resync
 }
 
 const (
@@ -74,29 +93,19 @@ func skipKnown(b []byte, rec *members) (int, bool) {
 // newShape: the shape of b[:end], a line skipFast accepted recording its
 // scalars and members in rec.
 func newShape(b []byte, end int, rec *members) *shape {
-	sh := &shape{escaped: rec.escaped}
-	litStart := 0
-	for _, sc := range rec.scalars {
-		sh.text = append(sh.text, b[litStart:sc[0]]...)
-		sh.ends = append(sh.ends, int32(len(sh.text)))
-		litStart = int(sc[1])
-	}
-	sh.text = append(sh.text, b[litStart:end]...)
-	sh.ends = append(sh.ends, int32(len(sh.text)))
-	// A position in the line is in the literal that starts at or before it
-	// (where a scalar starts, at the end of the literal before).
-	starts := make([]int32, len(sh.ends))
-	for k := range starts {
-		if k > 0 {
-			starts[k] = rec.scalars[k-1][1]
-		}
-	}
+	sh := &shape{line: append([]byte(nil), b[:end]...), scalars: append([][2]int32(nil), rec.scalars...),
+		escaped: rec.escaped}
+	// A position is in the literal that starts at or before it (where a
+	// scalar starts: at the end of the literal before it).
 	at := func(p int32) shapePos {
-		k := len(starts) - 1
-		for starts[k] > p {
+		k := len(sh.scalars)
+		for k > 0 && sh.scalars[k-1][1] > p {
 			k--
 		}
-		return shapePos{int32(k), p - starts[k]}
+		if k == 0 {
+			return shapePos{0, p}
+		}
+		return shapePos{int32(k), p - sh.scalars[k-1][1]}
 	}
 	for _, m := range rec.list {
 		sh.members = append(sh.members, memberShape{parent: m.parent,
@@ -105,33 +114,91 @@ func newShape(b []byte, end int, rec *members) *shape {
 	return sh
 }
 
-// match: whether b is made of the shape's literals with a scalar between
-// each two, and where its value ends; the members go to rec.
+// match: whether b is the shape's line but for valid scalars in the places
+// of its scalars, and where its value ends; the members go to rec.
 func (sh *shape) match(b []byte, rec *members, s *shapes) (int, bool) {
-	starts := s.starts[:0]
-	i, from := 0, int32(0)
-	for k, to := range sh.ends {
-		lit := sh.text[from:to]
-		if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != string(lit) {
-			return 0, false
-		}
-		starts = append(starts, int32(i))
-		i += len(lit)
-		from = to
-		if k == len(sh.ends)-1 {
+	t := sh.line
+	moved := s.moved[:0]
+	p, shift, next := 0, 0, 0 // p: where t and b[p+shift:] are compared; next: the first scalar not behind p
+	for {
+		p += samePrefix(t[p:], b[p+shift:])
+		if p == len(t) {
 			break
 		}
-		if i = skipScalar(b, i); i < 0 {
+		for next < len(sh.scalars) && int(sh.scalars[next][1]) < p {
+			next++
+		}
+		if next == len(sh.scalars) || p < int(sh.scalars[next][0]) {
+			return 0, false // outside the scalars: another shape
+		}
+		sc := sh.scalars[next]
+		end := skipScalar(b, int(sc[0])+shift)
+		if end < 0 {
 			return 0, false
 		}
+		p, shift = int(sc[1]), end-int(sc[1])
+		moved = append(moved, resync{int32(next), int32(shift)})
+		next++
+	}
+	s.moved = moved
+	starts := s.starts[:0]
+	shift = 0
+	for k := 0; k <= len(sh.scalars); k++ {
+		if k > 0 && len(moved) > 0 && int(moved[0].scalar) == k-1 {
+			shift, moved = int(moved[0].shift), moved[1:]
+		}
+		start := 0
+		if k > 0 {
+			start = int(sh.scalars[k-1][1])
+		}
+		starts = append(starts, int32(start+shift))
 	}
 	s.starts = starts
-	rec.list = rec.list[:0]
-	for _, m := range sh.members {
-		pos := func(p shapePos) int32 { return starts[p.lit] + p.off }
-		rec.list = append(rec.list, memberAt{parent: m.parent,
-			key: [2]int32{pos(m.at[0]), pos(m.at[1])}, value: [2]int32{pos(m.at[2]), pos(m.at[3])}})
+	// Field by field: a memberAt built whole and copied stalls on the copy.
+	rec.list = slices.Grow(rec.list[:0], len(sh.members))[:len(sh.members)]
+	for j := range sh.members {
+		m, at := &sh.members[j], &rec.list[j]
+		at.parent = m.parent
+		at.key[0], at.key[1] = starts[m.at[0].lit]+m.at[0].off, starts[m.at[1].lit]+m.at[1].off
+		at.value[0], at.value[1] = starts[m.at[2].lit]+m.at[2].off, starts[m.at[3].lit]+m.at[3].off
 	}
-	rec.escaped = sh.escaped
-	return i, true
+	rec.escaped, rec.shape = sh.escaped, sh
+	return len(t) + shift, true
+}
+
+// last: members.last for a line of the shape, looked for once per key.
+func (sh *shape) last(parent int32, key string, m *members, b []byte) int32 {
+	for _, f := range sh.found {
+		if f.parent == parent && f.key == key {
+			return f.at
+		}
+	}
+	m.shape = nil
+	at := m.last(parent, key, b)
+	m.shape = sh
+	if len(sh.found) < 16 {
+		sh.found = append(sh.found, foundMember{parent, at, key})
+	}
+	return at
+}
+
+// samePrefix: how many bytes a and b have the same at their start.
+func samePrefix(a, b []byte) int {
+	if len(b) < len(a) {
+		a, b = b, a
+	}
+	b = b[:len(a)]
+	n := len(a)
+	for len(a) >= 8 && len(b) >= 8 {
+		if x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b); x != 0 {
+			return n - len(a) + bits.TrailingZeros64(x)/8
+		}
+		a, b = a[8:], b[8:]
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return n - len(a) + i
+		}
+	}
+	return n
 }

@@ -31,6 +31,15 @@ func sameAsSkipFast(t *testing.T, sh *shape, b []byte) (accepted bool) {
 	if got, want := fmt.Sprint(viaShape.list, viaShape.escaped), fmt.Sprint(direct.list, direct.escaped); got != want {
 		t.Fatalf("%q: members through the shape\n%s\nskipFast's\n%s", b, got, want)
 	}
+	for _, at := range direct.list { // the shape's answers, kept from the lines before
+		key := string(b[at.key[0]:at.key[1]])
+		if got, want := viaShape.last(at.parent, key, b), direct.last(at.parent, key, b); got != want {
+			t.Fatalf("%q: the last %q of %d is member %d through the shape, %d by skipFast's", b, key, at.parent, got, want)
+		}
+	}
+	if got, want := viaShape.last(-1, "absent", b), direct.last(-1, "absent", b); got != want {
+		t.Fatalf("%q: an absent key is member %d through the shape", b, got)
+	}
 	return true
 }
 

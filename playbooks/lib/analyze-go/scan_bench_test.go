@@ -64,3 +64,33 @@ func BenchmarkRefreshOutput(b *testing.B) {
 		out.Flush()
 	}
 }
+
+// The first 3,000 lines of the log (they stay in cache, as a block just
+// read does), each read as refresh reads it, and checked by skipFast alone.
+func BenchmarkRefreshLines(b *testing.B) {
+	f, err := os.Open(benchLog(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var lines [][]byte
+	for sc := bufio.NewScanner(f); sc.Scan() && len(lines) < 3000; {
+		lines = append(lines, append([]byte(nil), sc.Bytes()...))
+	}
+	r := newRefreshState(0, newInterner())
+	b.Run("readFast", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, l := range lines {
+				r.readFast(l)
+			}
+		}
+	})
+	b.Run("skipFast", func(b *testing.B) {
+		var m members
+		for i := 0; i < b.N; i++ {
+			for _, l := range lines {
+				skipFast(l, 0, maxDepth, &m)
+			}
+		}
+	})
+}
