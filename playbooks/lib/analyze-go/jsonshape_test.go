@@ -55,6 +55,9 @@ func TestShapeNeverAcceptsMoreThanSkipFast(t *testing.T) {
 			continue
 		}
 		sh := shapeOf(t, line)
+		if !sameAsSkipFast(t, sh, line) {
+			t.Fatalf("%q: refused by its own shape", line)
+		}
 		for _, other := range lines {
 			tried++
 			if sameAsSkipFast(t, sh, other) {
