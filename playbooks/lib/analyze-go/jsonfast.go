@@ -29,7 +29,6 @@ type members struct {
 	escaped bool
 	shaping bool       // record the scalars' places too (a new shape's)
 	scalars [][2]int32 // where each scalar value starts and ends
-	shapes  shapes     // skipKnown's
 	shape   *shape     // the shape the list was made from, nil if none
 }
 

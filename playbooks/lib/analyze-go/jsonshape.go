@@ -61,15 +61,15 @@ const (
 	shapeCap   = 32  // the most credit: lines of a new kind make a few shapes at most
 )
 
-// skipKnown is skipFast for a whole line, recording its members in rec,
-// through the shape of a line before it when it has one.
-func skipKnown(b []byte, rec *members) (int, bool) {
-	s := &rec.shapes
+// skip is skipFast for the value at i (with at least fastDepth levels left),
+// recording its members in rec, through the shape of a value before it when
+// it has one.
+func (s *shapes) skip(b []byte, i int, rec *members) (int, bool) {
 	for k, sh := range s.known {
 		if sh == nil {
 			break
 		}
-		if end, ok := sh.match(b, rec, s); ok {
+		if end, ok := sh.match(b, i, rec, s); ok {
 			s.credit = min(s.credit+1, shapeCap)
 			s.known[0], s.known[k] = sh, s.known[0] // the last shape that served is tried first
 			return end, true
@@ -78,26 +78,29 @@ func skipKnown(b []byte, rec *members) (int, bool) {
 	s.missed++
 	rec.shaping = s.credit >= 0 || s.missed >= shapeProbe
 	rec.scalars = rec.scalars[:0]
-	end, ok := skipFast(b, 0, maxDepth, rec)
+	end, ok := skipFast(b, i, fastDepth, rec)
 	if ok && rec.shaping {
 		s.credit = max(s.credit-shapeCost, -shapeCost)
 		s.missed = 0
 		s.made++
 		copy(s.known[1:], s.known[:len(s.known)-1])
-		s.known[0] = newShape(b, end, rec)
+		s.known[0] = newShape(b, i, end, rec)
 	}
 	rec.shaping = false
 	return end, ok
 }
 
-// newShape: the shape of b[:end], a line skipFast accepted recording its
+// newShape: the shape of b[i:end], a value skipFast accepted recording its
 // scalars and members in rec.
-func newShape(b []byte, end int, rec *members) *shape {
-	sh := &shape{line: append([]byte(nil), b[:end]...), scalars: append([][2]int32(nil), rec.scalars...),
-		escaped: rec.escaped}
+func newShape(b []byte, i, end int, rec *members) *shape {
+	sh := &shape{line: append([]byte(nil), b[i:end]...), escaped: rec.escaped}
+	for _, sc := range rec.scalars {
+		sh.scalars = append(sh.scalars, [2]int32{sc[0] - int32(i), sc[1] - int32(i)})
+	}
 	// A position is in the literal that starts at or before it (where a
 	// scalar starts: at the end of the literal before it).
 	at := func(p int32) shapePos {
+		p -= int32(i)
 		k := len(sh.scalars)
 		for k > 0 && sh.scalars[k-1][1] > p {
 			k--
@@ -114,12 +117,12 @@ func newShape(b []byte, end int, rec *members) *shape {
 	return sh
 }
 
-// match: whether b is the shape's line but for valid scalars in the places
-// of its scalars, and where its value ends; the members go to rec.
-func (sh *shape) match(b []byte, rec *members, s *shapes) (int, bool) {
+// match: whether b[i:] starts with the shape's value but for valid scalars in
+// the places of its scalars, and where it ends; the members go to rec.
+func (sh *shape) match(b []byte, i int, rec *members, s *shapes) (int, bool) {
 	t := sh.line
 	moved := s.moved[:0]
-	p, shift, next := 0, 0, 0 // p: where t and b[p+shift:] are compared; next: the first scalar not behind p
+	p, shift, next := 0, i, 0 // p: where t and b[p+shift:] are compared; next: the first scalar not behind p
 	for {
 		p += samePrefix(t[p:], b[p+shift:])
 		if p == len(t) {
@@ -142,7 +145,7 @@ func (sh *shape) match(b []byte, rec *members, s *shapes) (int, bool) {
 	}
 	s.moved = moved
 	starts := s.starts[:0]
-	shift = 0
+	shift = i
 	for k := 0; k <= len(sh.scalars); k++ {
 		if k > 0 && len(moved) > 0 && int(moved[0].scalar) == k-1 {
 			shift, moved = int(moved[0].shift), moved[1:]
@@ -166,7 +169,7 @@ func (sh *shape) match(b []byte, rec *members, s *shapes) (int, bool) {
 	return len(t) + shift, true
 }
 
-// last: members.last for a line of the shape, looked for once per key.
+// last: members.last for a value of the shape, looked for once per key.
 func (sh *shape) last(parent int32, key string, m *members, b []byte) int32 {
 	for _, f := range sh.found {
 		if f.parent == parent && f.key == key {

@@ -5,26 +5,27 @@ import (
 	"testing"
 )
 
-// shapeOf: the shape skipKnown makes of a line it has no shape for.
-func shapeOf(t *testing.T, line []byte) *shape {
+// shapeOf: the shape shapes.skip makes of the value at i of a line it has
+// no shape for.
+func shapeOf(t *testing.T, line []byte, i int) *shape {
 	t.Helper()
-	var m members
-	if _, ok := skipKnown(line, &m); !ok || m.shapes.known[0] == nil {
+	var s shapes
+	if _, ok := s.skip(line, i, &members{}); !ok || s.known[0] == nil {
 		t.Fatalf("%q: no shape made", line)
 	}
-	return m.shapes.known[0]
+	return s.known[0]
 }
 
-// sameAsSkipFast: a line a shape accepts is one skipFast accepts, ending at
-// the same place, with the same members.
-func sameAsSkipFast(t *testing.T, sh *shape, b []byte) (accepted bool) {
+// sameAsSkipFast: a value at i a shape accepts is one skipFast accepts,
+// ending at the same place, with the same members.
+func sameAsSkipFast(t *testing.T, sh *shape, b []byte, i int) (accepted bool) {
 	t.Helper()
 	var viaShape, direct members
-	end, ok := sh.match(b, &viaShape, &viaShape.shapes)
+	end, ok := sh.match(b, i, &viaShape, &shapes{})
 	if !ok {
 		return false
 	}
-	fastEnd, fastOK := skipFast(b, 0, maxDepth, &direct)
+	fastEnd, fastOK := skipFast(b, i, maxDepth, &direct)
 	if !fastOK || fastEnd != end {
 		t.Fatalf("%q: the shape accepts it up to %d, skipFast says %v at %d", b, end, fastOK, fastEnd)
 	}
@@ -45,38 +46,41 @@ func sameAsSkipFast(t *testing.T, sh *shape, b []byte) (accepted bool) {
 
 // Every valid recorded line's shape, against the line damaged at every byte
 // and against every other recorded line: what it accepts, skipFast accepts
-// the same way.
+// the same way. Half the lines are read as a value after others (at an
+// offset), as a member's value is.
 func TestShapeNeverAcceptsMoreThanSkipFast(t *testing.T) {
 	lines := fixtureLines(t)
 	swaps := []byte("\"{}[],:\\ 0-+.eEtfnu\x01\x7f")
 	var tried, accepted int
+	try := func(sh *shape, prefix, b []byte) {
+		tried++
+		if sameAsSkipFast(t, sh, append(append([]byte(nil), prefix...), b...), len(prefix)) {
+			accepted++
+		}
+	}
 	for n, line := range lines {
 		if _, ok := skipFast(line, 0, maxDepth, nil); !ok || n%5 != 0 { // a sample keeps the test near a second
 			continue
 		}
-		sh := shapeOf(t, line)
-		if !sameAsSkipFast(t, sh, line) {
-			t.Fatalf("%q: refused by its own shape", line)
+		var prefix []byte
+		if n%10 == 5 {
+			prefix = []byte(`[{"a":1}, `)
+		}
+		own := append(append([]byte(nil), prefix...), line...)
+		sh := shapeOf(t, own, len(prefix))
+		if !sameAsSkipFast(t, sh, own, len(prefix)) {
+			t.Fatalf("%q: refused by its own shape", own)
 		}
 		for _, other := range lines {
-			tried++
-			if sameAsSkipFast(t, sh, other) {
-				accepted++
-			}
+			try(sh, prefix, other)
 		}
 		damaged := make([]byte, 0, len(line)+1)
 		for at := range line {
 			for _, c := range swaps {
 				damaged = append(append(append(damaged[:0], line[:at]...), c), line[at+1:]...)
-				tried++
-				if sameAsSkipFast(t, sh, damaged) {
-					accepted++
-				}
+				try(sh, prefix, damaged)
 			}
-			tried++
-			if sameAsSkipFast(t, sh, line[:at]) {
-				accepted++
-			}
+			try(sh, prefix, line[:at])
 		}
 	}
 	t.Logf("%d of %d accepted", accepted, tried)
@@ -87,12 +91,12 @@ func TestShapeNeverAcceptsMoreThanSkipFast(t *testing.T) {
 
 func TestShapeReadsLinesThatDifferInTheirScalarsOnly(t *testing.T) {
 	first := []byte(`{"t":{"$date":"2024-05-01T00:00:00.002+00:00"},"id":4619901,"attr":{"namespace":"a.b","n":[1,true],"durationMillis":76}}`)
-	sh := shapeOf(t, first)
+	sh := shapeOf(t, first, 0)
 	for _, line := range []string{
 		`{"t":{"$date":"2024-05-01T00:00:09.5+00:00"},"id":24104,"attr":{"namespace":"shop.carts\u00e9","n":[-0.5,null],"durationMillis":"x"}}`,
 		`{"t":{"$date":""},"id":false,"attr":{"namespace":"","n":["",0],"durationMillis":123456789}}`,
 	} {
-		if !sameAsSkipFast(t, sh, []byte(line)) {
+		if !sameAsSkipFast(t, sh, []byte(line), 0) {
 			t.Errorf("%s: not read through the shape of\n%s", line, first)
 		}
 	}
@@ -105,31 +109,31 @@ func TestShapeReadsLinesThatDifferInTheirScalarsOnly(t *testing.T) {
 		`{"t":{"$date":"x"},"id":01,"attr":{"namespace":"a.b","n":[1,true],"durationMillis":76}}`,
 		`{"t":{"$date":"x"},"id":1,"attr":{"namespace":"a.b","n":[1,true],"durationMillis":76}`,
 	} {
-		var m members
-		if _, ok := sh.match([]byte(line), &m, &m.shapes); ok {
+		if _, ok := sh.match([]byte(line), 0, &members{}, &shapes{}); ok {
 			t.Errorf("%s: read through the shape of\n%s", line, first)
 		}
 	}
 }
 
 func TestShapesAreMadeWhileTheyServe(t *testing.T) {
+	var s shapes
 	var m members
 	for i := 0; i < 100; i++ {
 		line := fmt.Sprintf(`{"id":%d,"attr":{"durationMillis":%d}}`, i, i*i)
-		if _, ok := skipKnown([]byte(line), &m); !ok {
+		if _, ok := s.skip([]byte(line), 0, &m); !ok {
 			t.Fatalf("%s: refused", line)
 		}
 	}
-	if m.shapes.made != 1 {
-		t.Errorf("%d shapes made for 100 lines of one shape", m.shapes.made)
+	if s.made != 1 {
+		t.Errorf("%d shapes made for 100 lines of one shape", s.made)
 	}
 	for i := 0; i < 2*shapeProbe; i++ {
 		line := fmt.Sprintf(`{"key%d":1}`, i) // a shape of its own
-		if _, ok := skipKnown([]byte(line), &m); !ok {
+		if _, ok := s.skip([]byte(line), 0, &m); !ok {
 			t.Fatalf("%s: refused", line)
 		}
 	}
-	if made := m.shapes.made - 1; made > shapeCap/shapeCost+1+2 {
+	if made := s.made - 1; made > shapeCap/shapeCost+1+2 {
 		t.Errorf("%d shapes made for %d lines without a common one", made, 2*shapeProbe)
 	}
 }

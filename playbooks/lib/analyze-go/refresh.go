@@ -83,6 +83,7 @@ type refreshState struct {
 	spare            []byte  // the fromVersion's, while the toVersion is built
 	block            []byte  // the block being written
 	members          members // readFast's
+	shapes           shapes  // of the lines before, for readFast
 	fastOld, fastNew value
 	bad              tally
 	arena            arena
@@ -246,7 +247,7 @@ func (r *refreshState) readSlow(line []byte, offset int64, got *refreshLine) boo
 // {"$date": string}, strings without escapes.
 func (r *refreshState) readFast(line []byte) (refreshLine, bool) {
 	m := &r.members
-	end, ok := skipKnown(line, m)
+	end, ok := r.shapes.skip(line, 0, m)
 	if !ok || m.escaped || !utf8.Valid(line) {
 		return refreshLine{}, false
 	}
