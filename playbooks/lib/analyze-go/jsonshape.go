@@ -59,14 +59,17 @@ const (
 	shapeCost  = 8   // lines a shape must serve to pay for itself
 	shapeProbe = 512 // lines without a shape after which one is made whatever the credit
 	shapeCap   = 32  // the most credit: lines of a new kind make a few shapes at most
+	shapeTry   = 16  // without credit, the shapes are tried once in that many values
 )
 
 // skip is skipFast for the value at i (with at least fastDepth levels left),
 // recording its members in rec, through the shape of a value before it when
 // it has one.
 func (s *shapes) skip(b []byte, i int, rec *members) (int, bool) {
+	// While they do not serve, the shapes are tried on one value in
+	// shapeTry: a comparison that fails can read most of the value.
 	for k, sh := range s.known {
-		if sh == nil {
+		if sh == nil || (s.credit < 0 && s.missed%shapeTry != 0) {
 			break
 		}
 		if end, ok := sh.match(b, i, rec, s); ok {

@@ -124,7 +124,20 @@ type jreader struct {
 type arena struct {
 	vals []*value
 	n    int
+	// Per selection, the shapes of the objects and arrays it leaves out, by
+	// key (lsid, $clusterTime, locks...: the same layout line after line),
+	// and skipFast's record for them.
+	skipped [][]skippedKey
+	scratch members
 }
+
+type skippedKey struct {
+	key    string
+	shapes shapes
+}
+
+// skippedKeys: the most keys a selection keeps shapes for.
+const skippedKeys = 8
 
 func (r *jreader) newValue(k kind) *value {
 	a := r.arena
@@ -174,6 +187,36 @@ func (r *jreader) skip() error {
 	err := r.skipStrict()
 	r.strict = false
 	return err
+}
+
+// skipMember skips the value of a member sel leaves out: an object or an
+// array through the shapes of that key's values in the lines before.
+func (r *jreader) skipMember(sel *selection, key []byte) error {
+	a := r.arena
+	if a == nil || r.strict || r.i >= len(r.b) || (r.b[r.i] != '{' && r.b[r.i] != '[') ||
+		maxDepth-r.depth < fastDepth {
+		return r.skip()
+	}
+	if sel.id >= len(a.skipped) {
+		a.skipped = append(a.skipped, make([][]skippedKey, sel.id+1-len(a.skipped))...)
+	}
+	keys := a.skipped[sel.id]
+	k := 0
+	for k < len(keys) && keys[k].key != string(key) {
+		k++
+	}
+	if k == len(keys) {
+		if k == skippedKeys {
+			return r.skip()
+		}
+		a.skipped[sel.id] = append(keys, skippedKey{key: string(key)})
+		keys = a.skipped[sel.id]
+	}
+	if end, ok := keys[k].shapes.skip(r.b, r.i, &a.scratch); ok {
+		r.i = end
+		return nil
+	}
+	return r.skip() // refused: the strict reader names the fault
 }
 
 func (r *jreader) skipStrict() error {
@@ -233,7 +276,10 @@ func (r *jreader) parse() (*value, error) {
 type selection struct {
 	keys map[string]*selection
 	list []member // keys, for a linear search (a handful: faster than hashing)
+	id   int      // its place in an arena's per-selection lists
 }
+
+var selections int // how many prepare has numbered
 
 type member struct {
 	name  string
@@ -258,6 +304,8 @@ var rawMember = &selection{}
 
 // prepare fills the lists of a selection tree (at package init).
 func (s *selection) prepare() *selection {
+	s.id = selections
+	selections++
 	for name, child := range s.keys {
 		s.list = append(s.list, member{name, child})
 		if child != nil {
@@ -360,7 +408,7 @@ func (r *jreader) object(into *value, sel *selection) error {
 				item, err = r.parseSel(child)
 			}
 		} else {
-			err = r.skip()
+			err = r.skipMember(sel, key)
 			keep = false
 		}
 		if err != nil {
