@@ -193,8 +193,14 @@ func (r *jreader) skip() error {
 // array through the shapes of that key's values in the lines before.
 func (r *jreader) skipMember(sel *selection, key []byte) error {
 	a := r.arena
-	if a == nil || r.strict || r.i >= len(r.b) || (r.b[r.i] != '{' && r.b[r.i] != '[') ||
-		maxDepth-r.depth < fastDepth {
+	if a == nil || r.strict || r.i >= len(r.b) || maxDepth-r.depth < fastDepth {
+		return r.skip()
+	}
+	if c := r.b[r.i]; c != '{' && c != '[' {
+		if end := skipScalar(r.b, r.i); end >= 0 {
+			r.i = end
+			return nil
+		}
 		return r.skip()
 	}
 	if sel.id >= len(a.skipped) {
@@ -274,9 +280,10 @@ func (r *jreader) parse() (*value, error) {
 // builds the whole value); members not selected are only checked (the
 // object's first key is kept whatever it is).
 type selection struct {
-	keys map[string]*selection
-	list []member // keys, for a linear search (a handful: faster than hashing)
-	id   int      // its place in an arena's per-selection lists
+	keys  map[string]*selection
+	list  []member // keys, for a linear search (a handful: faster than hashing)
+	id    int      // its place in an arena's per-selection lists
+	sizes uint64   // a bit per length of its keys (63: 63 bytes or more)
 }
 
 var selections int // how many prepare has numbered
@@ -289,6 +296,9 @@ type member struct {
 func (s *selection) find(key []byte) (*selection, bool) {
 	if s.list == nil && len(s.keys) > 0 {
 		panic("selection used before prepare")
+	}
+	if s.sizes&(1<<min(len(key), 63)) == 0 { // most keys of a line are not selected
+		return nil, false
 	}
 	for i := range s.list {
 		if s.list[i].name == string(key) {
@@ -308,6 +318,7 @@ func (s *selection) prepare() *selection {
 	selections++
 	for name, child := range s.keys {
 		s.list = append(s.list, member{name, child})
+		s.sizes |= 1 << min(len(name), 63)
 		if child != nil {
 			child.prepare()
 		}
