@@ -195,6 +195,17 @@ func samePrefix(a, b []byte) int {
 	}
 	b = b[:len(a)]
 	n := len(a)
+	for len(a) >= 16 && len(b) >= 16 {
+		x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b)
+		y := binary.LittleEndian.Uint64(a[8:]) ^ binary.LittleEndian.Uint64(b[8:])
+		if x|y != 0 {
+			if x != 0 {
+				return n - len(a) + bits.TrailingZeros64(x)/8
+			}
+			return n - len(a) + 8 + bits.TrailingZeros64(y)/8
+		}
+		a, b = a[16:], b[16:]
+	}
 	for len(a) >= 8 && len(b) >= 8 {
 		if x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b); x != 0 {
 			return n - len(a) + bits.TrailingZeros64(x)/8
