@@ -31,6 +31,7 @@ type shape struct {
 	members []memberShape
 	escaped bool
 	found   []foundMember // members.last's answers: the same for every line of the shape
+	asked   int           // the answer after the last one given
 }
 
 // foundMember: the last member of parent named key (-1: none).
@@ -168,14 +169,21 @@ func (sh *shape) match(b []byte, i int, rec *members, s *shapes) (int, bool) {
 		at.key[0], at.key[1] = starts[m.at[0].lit]+m.at[0].off, starts[m.at[1].lit]+m.at[1].off
 		at.value[0], at.value[1] = starts[m.at[2].lit]+m.at[2].off, starts[m.at[3].lit]+m.at[3].off
 	}
-	rec.escaped, rec.shape = sh.escaped, sh
+	rec.escaped, rec.shape, sh.asked = sh.escaped, sh, 0
 	return len(t) + shift, true
 }
 
-// last: members.last for a value of the shape, looked for once per key.
+// last: members.last for a value of the shape, looked for once per key. A
+// report asks for the same keys in the same order line after line, so the
+// answer after the one just given is tried first.
 func (sh *shape) last(parent int32, key string, m *members, b []byte) int32 {
-	for _, f := range sh.found {
+	if k := sh.asked; k < len(sh.found) && sh.found[k].parent == parent && sh.found[k].key == key {
+		sh.asked++
+		return sh.found[k].at
+	}
+	for k, f := range sh.found {
 		if f.parent == parent && f.key == key {
+			sh.asked = k + 1
 			return f.at
 		}
 	}
@@ -184,6 +192,7 @@ func (sh *shape) last(parent int32, key string, m *members, b []byte) int32 {
 	m.shape = sh
 	if len(sh.found) < 16 {
 		sh.found = append(sh.found, foundMember{parent, at, key})
+		sh.asked = len(sh.found)
 	}
 	return at
 }
