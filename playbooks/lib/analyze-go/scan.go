@@ -229,7 +229,13 @@ func matchLines(buf []byte, base int64, needle []byte, out feeder) {
 			return
 		}
 		hit += at
-		start := bytes.LastIndexByte(buf[:hit], '\n') + 1
+		// Most often the hit is in the line at at (a log where every line
+		// matches): a forward search, vectorised where LastIndexByte is not,
+		// tells that without a byte-by-byte walk back.
+		start := at
+		if bytes.IndexByte(buf[at:hit], '\n') >= 0 {
+			start = bytes.LastIndexByte(buf[:hit], '\n') + 1
+		}
 		stop := bytes.IndexByte(buf[hit:], '\n')
 		if stop < 0 {
 			stop = len(buf)

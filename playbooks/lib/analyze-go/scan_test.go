@@ -12,11 +12,13 @@ type lineRecorder struct{ lines map[int64]string }
 func (l *lineRecorder) feed(offset int64, line []byte) { l.lines[offset] = string(line) }
 
 // Lines longer than a block, lines across block boundaries and the cut
-// between two parts, a \r\n ending and a last line without \n reach the
-// report whole, once, at their offsets.
+// between two parts, a \r\n ending, the needle inside a line right after a
+// matching one or after others, and a last line without \n reach the report
+// whole, once, at their offsets.
 func TestScanFileFeedsEveryMatchingLineWhole(t *testing.T) {
 	long := "needle " + string(bytes.Repeat([]byte("x"), 3*blockSize)) // a few blocks long
-	lines := []string{"needle one", long, "no match here", "needle\tcrlf\r", long + " again"}
+	lines := []string{"needle one", long, "no match here", "needle\tcrlf\r", long + " again",
+		"a needle inside", "and one more needle", "other", "then a needle after other"}
 	for size := 0; size < 2*partMin; size += 54 { // past many block boundaries, in two parts
 		lines = append(lines, "needle "+string(bytes.Repeat([]byte{byte('a' + len(lines)%26)}, 40)), "other")
 	}
