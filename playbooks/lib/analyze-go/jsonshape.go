@@ -64,16 +64,17 @@ const (
 )
 
 // skip is skipFast for the value at i (with at least fastDepth levels left),
-// recording its members in rec, through the shape of a value before it when
-// it has one.
-func (s *shapes) skip(b []byte, i int, rec *members) (int, bool) {
+// through the shape of a value before it when it has one; rec gets its
+// members when placed is set (else only skipFast's scalars when it makes a
+// shape).
+func (s *shapes) skip(b []byte, i int, rec *members, placed bool) (int, bool) {
 	// While they do not serve, the shapes are tried on one value in
 	// shapeTry: a comparison that fails can read most of the value.
 	for k, sh := range s.known {
 		if sh == nil || (s.credit < 0 && s.missed%shapeTry != 0) {
 			break
 		}
-		if end, ok := sh.match(b, i, rec, s); ok {
+		if end, ok := sh.match(b, i, rec, s, placed); ok {
 			s.credit = min(s.credit+1, shapeCap)
 			s.known[0], s.known[k] = sh, s.known[0] // the last shape that served is tried first
 			return end, true
@@ -122,8 +123,9 @@ func newShape(b []byte, i, end int, rec *members) *shape {
 }
 
 // match: whether b[i:] starts with the shape's value but for valid scalars in
-// the places of its scalars, and where it ends; the members go to rec.
-func (sh *shape) match(b []byte, i int, rec *members, s *shapes) (int, bool) {
+// the places of its scalars, and where it ends; the members go to rec when
+// placed is set.
+func (sh *shape) match(b []byte, i int, rec *members, s *shapes, placed bool) (int, bool) {
 	t := sh.line
 	moved := s.moved[:0]
 	p, shift, next := 0, i, 0 // p: where t and b[p+shift:] are compared; next: the first scalar not behind p
@@ -148,6 +150,9 @@ func (sh *shape) match(b []byte, i int, rec *members, s *shapes) (int, bool) {
 		next++
 	}
 	s.moved = moved
+	if !placed {
+		return len(t) + shift, true
+	}
 	starts := s.starts[:0]
 	shift = i
 	for k := 0; k <= len(sh.scalars); k++ {

@@ -10,7 +10,7 @@ import (
 func shapeOf(t *testing.T, line []byte, i int) *shape {
 	t.Helper()
 	var s shapes
-	if _, ok := s.skip(line, i, &members{}); !ok || s.known[0] == nil {
+	if _, ok := s.skip(line, i, &members{}, true); !ok || s.known[0] == nil {
 		t.Fatalf("%q: no shape made", line)
 	}
 	return s.known[0]
@@ -21,7 +21,10 @@ func shapeOf(t *testing.T, line []byte, i int) *shape {
 func sameAsSkipFast(t *testing.T, sh *shape, b []byte, i int) (accepted bool) {
 	t.Helper()
 	var viaShape, direct members
-	end, ok := sh.match(b, i, &viaShape, &shapes{})
+	end, ok := sh.match(b, i, &viaShape, &shapes{}, true)
+	if unplacedEnd, unplacedOK := sh.match(b, i, &members{}, &shapes{}, false); unplacedOK != ok || unplacedEnd != end {
+		t.Fatalf("%q: without the members' places the shape says %v at %d, with them %v at %d", b, unplacedOK, unplacedEnd, ok, end)
+	}
 	if !ok {
 		return false
 	}
@@ -109,7 +112,7 @@ func TestShapeReadsLinesThatDifferInTheirScalarsOnly(t *testing.T) {
 		`{"t":{"$date":"x"},"id":01,"attr":{"namespace":"a.b","n":[1,true],"durationMillis":76}}`,
 		`{"t":{"$date":"x"},"id":1,"attr":{"namespace":"a.b","n":[1,true],"durationMillis":76}`,
 	} {
-		if _, ok := sh.match([]byte(line), 0, &members{}, &shapes{}); ok {
+		if _, ok := sh.match([]byte(line), 0, &members{}, &shapes{}, true); ok {
 			t.Errorf("%s: read through the shape of\n%s", line, first)
 		}
 	}
@@ -120,7 +123,7 @@ func TestShapesAreMadeWhileTheyServe(t *testing.T) {
 	var m members
 	for i := 0; i < 100; i++ {
 		line := fmt.Sprintf(`{"id":%d,"attr":{"durationMillis":%d}}`, i, i*i)
-		if _, ok := s.skip([]byte(line), 0, &m); !ok {
+		if _, ok := s.skip([]byte(line), 0, &m, true); !ok {
 			t.Fatalf("%s: refused", line)
 		}
 	}
@@ -129,7 +132,7 @@ func TestShapesAreMadeWhileTheyServe(t *testing.T) {
 	}
 	for i := 0; i < 2*shapeProbe; i++ {
 		line := fmt.Sprintf(`{"key%d":1}`, i) // a shape of its own
-		if _, ok := s.skip([]byte(line), 0, &m); !ok {
+		if _, ok := s.skip([]byte(line), 0, &m, true); !ok {
 			t.Fatalf("%s: refused", line)
 		}
 	}

@@ -218,7 +218,7 @@ func (r *jreader) skipMember(sel *selection, key []byte) error {
 		a.skipped[sel.id] = append(keys, skippedKey{key: string(key)})
 		keys = a.skipped[sel.id]
 	}
-	if end, ok := keys[k].shapes.skip(r.b, r.i, &a.scratch); ok {
+	if end, ok := keys[k].shapes.skip(r.b, r.i, &a.scratch, false); ok {
 		r.i = end
 		return nil
 	}

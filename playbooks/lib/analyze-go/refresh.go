@@ -247,7 +247,7 @@ func (r *refreshState) readSlow(line []byte, offset int64, got *refreshLine) boo
 // {"$date": string}, strings without escapes.
 func (r *refreshState) readFast(line []byte) (refreshLine, bool) {
 	m := &r.members
-	end, ok := r.shapes.skip(line, 0, m)
+	end, ok := r.shapes.skip(line, 0, m, true)
 	if !ok || m.escaped || !utf8.Valid(line) {
 		return refreshLine{}, false
 	}
