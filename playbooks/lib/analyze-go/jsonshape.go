@@ -61,6 +61,9 @@ const (
 	shapeProbe = 512 // lines without a shape after which one is made whatever the credit
 	shapeCap   = 32  // the most credit: lines of a new kind make a few shapes at most
 	shapeTry   = 16  // without credit, the shapes are tried once in that many values
+	// shapeBytes: the longest value a shape is made of, so that what shapes
+	// keep stays small (servers cut long log attributes: maxLogSizeKB, 10 by default).
+	shapeBytes = 64 << 10
 )
 
 // skip is skipFast for the value at i (with at least fastDepth levels left),
@@ -84,7 +87,7 @@ func (s *shapes) skip(b []byte, i int, rec *members, placed bool) (int, bool) {
 	rec.shaping = s.credit >= 0 || s.missed >= shapeProbe
 	rec.scalars = rec.scalars[:0]
 	end, ok := skipFast(b, i, fastDepth, rec)
-	if ok && rec.shaping {
+	if ok && rec.shaping && end-i <= shapeBytes {
 		s.credit = max(s.credit-shapeCost, -shapeCost)
 		s.missed = 0
 		s.made++

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -138,5 +139,16 @@ func TestShapesAreMadeWhileTheyServe(t *testing.T) {
 	}
 	if made := s.made - 1; made > shapeCap/shapeCost+1+2 {
 		t.Errorf("%d shapes made for %d lines without a common one", made, 2*shapeProbe)
+	}
+}
+
+func TestNoShapeOfAVeryLongValue(t *testing.T) {
+	long := []byte(`{"k":"` + strings.Repeat("x", shapeBytes) + `"}`)
+	var s shapes
+	if _, ok := s.skip(long, 0, &members{}, true); !ok {
+		t.Fatal("refused")
+	}
+	if s.known[0] != nil {
+		t.Errorf("a shape was made of %d bytes", len(long))
 	}
 }
