@@ -7,8 +7,8 @@ package main
 // as well (a scalar put in place of another leaves JSON's structure as it
 // was) and has the same members at the same places relative to the bytes
 // around them. Checking a line against its shape compares it with the shape's
-// line eight bytes at a time and reads only the scalars that differ, instead
-// of reading every token.
+// line sixteen bytes at a step and reads only the scalars that differ,
+// instead of reading every token.
 
 import (
 	"encoding/binary"
