@@ -173,13 +173,19 @@ func (r *jreader) ws() {
 // parseDoc reads a whole line into a value.
 func parseDoc(line []byte) (*value, error) { return parseSelected(line, nil, nil) }
 
-// skip checks the value at r.i: skipFast first, the strict reader where
-// skipFast cannot tell.
+// skip checks the value at r.i: skipFast first (a scalar straight to its
+// loop, without skipFast's setup: most values skipped are), the strict
+// reader where skipFast cannot tell.
 func (r *jreader) skip() error {
 	if r.strict {
 		return r.skipStrict()
 	}
-	if end, ok := skipFast(r.b, r.i, maxDepth-r.depth, nil); ok {
+	if r.i < len(r.b) && r.b[r.i] != '{' && r.b[r.i] != '[' {
+		if end := skipScalar(r.b, r.i); end >= 0 {
+			r.i = end
+			return nil
+		}
+	} else if end, ok := skipFast(r.b, r.i, maxDepth-r.depth, nil); ok {
 		r.i = end
 		return nil
 	}
@@ -193,14 +199,8 @@ func (r *jreader) skip() error {
 // array through the shapes of that key's values in the lines before.
 func (r *jreader) skipMember(sel *selection, key []byte) error {
 	a := r.arena
-	if a == nil || r.strict || r.i >= len(r.b) || maxDepth-r.depth < fastDepth {
-		return r.skip()
-	}
-	if c := r.b[r.i]; c != '{' && c != '[' {
-		if end := skipScalar(r.b, r.i); end >= 0 {
-			r.i = end
-			return nil
-		}
+	if a == nil || r.strict || r.i >= len(r.b) || (r.b[r.i] != '{' && r.b[r.i] != '[') ||
+		maxDepth-r.depth < fastDepth {
 		return r.skip()
 	}
 	if sel.id >= len(a.skipped) {
