@@ -411,6 +411,10 @@ func gcPercent() int {
 	return 400
 }
 
+// loaded: where a batch's first pass (the reports' touch) stores what it
+// loaded, so that the loads are not optimised away.
+var loaded atomic.Uint32
+
 // writeBatches writes rows 0..n: format appends rows lo..hi to a buffer.
 // Every core formats a batch at a time while the batches done are written
 // in order, so that the write system calls overlap the formatting.

@@ -280,6 +280,22 @@ def test_refresh_strings_to_escape_and_order_read_the_same(go_engine, tmp_path):
         assert_same("refresh", *form, str(path))
 
 
+def test_a_refresh_with_no_time_nor_versions_reads_the_same(go_engine, tmp_path):
+    """A failed refresh on a line without a time keeps no string at all: the
+    last event read, its empty block ends its chunk. The Go engine once read
+    past it while writing, and handed the run over as an internal error."""
+    with open(os.path.join(FIXTURES, "refresh-5.0.json.log"), "rb") as stream:
+        refreshed = orjson.loads(stream.read().split(b"\n")[0])
+    failed = json.loads(orjson.dumps(refreshed))
+    del failed["t"]
+    failed.update(id=4619903, msg="Error refreshing cached collection")
+    failed["attr"] = {"namespace": "test.test2", "durationMillis": 5, "error": "ShardNotFound"}
+    path = tmp_path / "failed-last.log"
+    path.write_bytes(orjson.dumps(refreshed) + b"\n" + orjson.dumps(failed) + b"\n")
+    for form in ([], ["--json"]):
+        assert_same("refresh", *form, str(path))
+
+
 def test_refresh_lines_off_the_common_layout_read_the_same(go_engine, tmp_path):
     """The Go engine reads the usual refresh line from where its check of
     the line found the members, and any other with its strict reader: keys
