@@ -30,10 +30,24 @@ type members struct {
 	shaping bool       // record the scalars' places too (a new shape's)
 	scalars [][2]int32 // where each scalar value starts and ends
 	shape   *shape     // the shape the list was made from, nil if none
+	// unplaced: the list is still to be made from the shape and starts (where
+	// each of its literals starts in the line): a reader asks for a few
+	// members of the dozens a line has, so only those are placed.
+	unplaced bool
+	starts   []int32
 }
 
 func (m *members) reset() {
-	m.list, m.open, m.escaped, m.shape = m.list[:0], [3]int32{-1, -1, -1}, false, nil
+	m.list, m.open, m.escaped, m.shape, m.unplaced = m.list[:0], [3]int32{-1, -1, -1}, false, nil, false
+}
+
+// value: where member k's value starts and ends in the line.
+func (m *members) value(k int32) (int32, int32) {
+	if m.unplaced {
+		at := &m.shape.members[k].at
+		return m.starts[at[2].lit] + at[2].off, m.starts[at[3].lit] + at[3].off
+	}
+	return m.list[k].value[0], m.list[k].value[1]
 }
 
 // last: the index of the last member of parent (-1: the outermost object)

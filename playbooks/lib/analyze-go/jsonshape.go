@@ -156,29 +156,35 @@ func (sh *shape) match(b []byte, i int, rec *members, s *shapes, placed bool) (i
 	if !placed {
 		return len(t) + shift, true
 	}
-	starts := s.starts[:0]
+	// Where each literal starts: after its scalar, shifted as the last
+	// scalar read again before it left the rest of the line.
+	starts := slices.Grow(s.starts[:0], len(sh.scalars)+1)[:len(sh.scalars)+1]
+	starts[0] = int32(i)
 	shift = i
-	for k := 0; k <= len(sh.scalars); k++ {
-		if k > 0 && len(moved) > 0 && int(moved[0].scalar) == k-1 {
+	for k, sc := range sh.scalars {
+		if len(moved) > 0 && int(moved[0].scalar) == k {
 			shift, moved = int(moved[0].shift), moved[1:]
 		}
-		start := 0
-		if k > 0 {
-			start = int(sh.scalars[k-1][1])
-		}
-		starts = append(starts, int32(start+shift))
+		starts[k+1] = sc[1] + int32(shift)
 	}
 	s.starts = starts
-	// Field by field: a memberAt built whole and copied stalls on the copy.
-	rec.list = slices.Grow(rec.list[:0], len(sh.members))[:len(sh.members)]
-	for j := range sh.members {
-		m, at := &sh.members[j], &rec.list[j]
-		at.parent = m.parent
-		at.key[0], at.key[1] = starts[m.at[0].lit]+m.at[0].off, starts[m.at[1].lit]+m.at[1].off
-		at.value[0], at.value[1] = starts[m.at[2].lit]+m.at[2].off, starts[m.at[3].lit]+m.at[3].off
-	}
+	rec.list, rec.starts, rec.unplaced = rec.list[:0], starts, true
 	rec.escaped, rec.shape, sh.asked = sh.escaped, sh, 0
 	return len(t) + shift, true
+}
+
+// place makes the list of members of a value read through its shape.
+func (m *members) place() {
+	sh := m.shape
+	// Field by field: a memberAt built whole and copied stalls on the copy.
+	m.list = slices.Grow(m.list[:0], len(sh.members))[:len(sh.members)]
+	for j := range sh.members {
+		ms, at := &sh.members[j], &m.list[j]
+		at.parent = ms.parent
+		at.key[0], at.key[1] = m.starts[ms.at[0].lit]+ms.at[0].off, m.starts[ms.at[1].lit]+ms.at[1].off
+		at.value[0], at.value[1] = m.starts[ms.at[2].lit]+ms.at[2].off, m.starts[ms.at[3].lit]+ms.at[3].off
+	}
+	m.unplaced = false
 }
 
 // last: members.last for a value of the shape, looked for once per key. A
@@ -194,6 +200,9 @@ func (sh *shape) last(parent int32, key string, m *members, b []byte) int32 {
 			sh.asked = k + 1
 			return f.at
 		}
+	}
+	if m.unplaced {
+		m.place()
 	}
 	m.shape = nil
 	at := m.last(parent, key, b)

@@ -33,6 +33,15 @@ func sameAsSkipFast(t *testing.T, sh *shape, b []byte, i int) (accepted bool) {
 	if !fastOK || fastEnd != end {
 		t.Fatalf("%q: the shape accepts it up to %d, skipFast says %v at %d", b, end, fastOK, fastEnd)
 	}
+	if !viaShape.unplaced || len(sh.members) != len(direct.list) {
+		t.Fatalf("%q: read through the shape, %d members still to place (want %d)", b, len(sh.members), len(direct.list))
+	}
+	for k, at := range direct.list { // as a reader asks for them, before the list is made
+		if start, end := viaShape.value(int32(k)); start != at.value[0] || end != at.value[1] {
+			t.Fatalf("%q: member %d's value is at %d..%d through the shape, at %d..%d", b, k, start, end, at.value[0], at.value[1])
+		}
+	}
+	viaShape.place()
 	if got, want := fmt.Sprint(viaShape.list, viaShape.escaped), fmt.Sprint(direct.list, direct.escaped); got != want {
 		t.Fatalf("%q: members through the shape\n%s\nskipFast's\n%s", b, got, want)
 	}

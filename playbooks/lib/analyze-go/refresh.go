@@ -255,7 +255,10 @@ func (r *refreshState) readFast(line []byte) (refreshLine, bool) {
 			return refreshLine{}, false
 		}
 	}
-	text := func(i int32) []byte { return line[m.list[i].value[0]:m.list[i].value[1]] }
+	text := func(i int32) []byte {
+		start, end := m.value(i)
+		return line[start:end]
+	}
 	plainString := func(v []byte) (string, bool) {
 		if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
 			return "", false
