@@ -59,6 +59,21 @@ func shortEscape(c byte) byte {
 
 func jsonString(s string) string { return string(appendJSONString(nil, s)) }
 
+// pyAsIs: json.dumps writes s as it is between quotes.
+func pyAsIs(s string) bool {
+	for ; len(s) >= 8; s = s[8:] {
+		if needsPyEscape8(s[:8]) {
+			return false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // appendPyJSONString: json.dumps of a str (ensure_ascii: every character
 // outside ' '..'~' escaped, beyond the BMP as a surrogate pair).
 func appendPyJSONString[T string | []byte](dst []byte, s T) []byte {

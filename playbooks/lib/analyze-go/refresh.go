@@ -163,10 +163,15 @@ func (r *refreshState) feed(offset int64, line []byte) {
 		}
 		ev.timeKey = timeKey(got.when.s)
 	}
-	from := r.rawVersion(got.old)
+	from, fromAsIs := r.rawVersion(got.old)
 	ev.kind = refreshKind(got.status, from)
 	r.build, r.spare = r.spare, r.build // from stays as it is while to is built
-	fields := [nFields]optString{fTime: got.when, fFrom: from, fTo: r.rawVersion(got.new)}
+	to, toAsIs := r.rawVersion(got.new)
+	fields := [nFields]optString{fTime: got.when, fFrom: from, fTo: to}
+	// A time read as ISO-8601 has digits and "-:.+TZ" only (and maybe a
+	// trailing newline, which is escaped).
+	timeAsIs := ev.timeKey != unknownTime && !strings.HasSuffix(got.when.s, "\n")
+	asIs := [nFields]bool{fTime: timeAsIs, fFrom: fromAsIs, fTo: toAsIs}
 	// The strings are escaped here, on the worker's core and while the line
 	// is in cache; --json then only copies them.
 	b := r.block[:0]
@@ -174,7 +179,11 @@ func (r *refreshState) feed(offset int64, line []byte) {
 		ev.quotedLen[f], ev.plainLen[f] = -1, -1
 		if o.ok {
 			at := len(b)
-			b = appendPyJSONString(b, o.s)
+			if asIs[f] {
+				b = append(append(append(b, '"'), o.s...), '"')
+			} else {
+				b = appendPyJSONString(b, o.s)
+			}
 			ev.quotedLen[f] = int32(len(b) - at)
 		}
 	}
@@ -394,26 +403,27 @@ func appendInt(dst []byte, v *value) []byte {
 // rawVersion: formatVersion of a member kept as JSON text: the layout the
 // servers write (ChunkVersion::toBSON as {"0":..,"1":..,"2":..}, alone or as
 // ComparableChunkVersion's chunkVersion) read by position, anything else
-// parsed and read by formatVersion.
-func (r *refreshState) rawVersion(raw *value) optString {
+// parsed and read by formatVersion. asIs: json.dumps would write the text
+// as it is between quotes.
+func (r *refreshState) rawVersion(raw *value) (version optString, asIs bool) {
 	if raw == nil {
-		return optString{}
+		return optString{}, false
 	}
 	text := raw.s
 	if rest, ok := strings.CutPrefix(text, `{"chunkVersion":`); ok {
-		if n, ok := r.chunkVersionAt(rest); ok && !strings.Contains(rest[n:], `"chunkVersion"`) {
+		if n, asIs, ok := r.chunkVersionAt(rest); ok && !strings.Contains(rest[n:], `"chunkVersion"`) {
 			b := r.build
-			return optString{unsafe.String(unsafe.SliceData(b), len(b)), true}
+			return optString{unsafe.String(unsafe.SliceData(b), len(b)), true}, asIs
 		}
-	} else if n, ok := r.chunkVersionAt(text); ok && n == len(text) {
+	} else if n, asIs, ok := r.chunkVersionAt(text); ok && n == len(text) {
 		b := r.build
-		return optString{unsafe.String(unsafe.SliceData(b), len(b)), true}
+		return optString{unsafe.String(unsafe.SliceData(b), len(b)), true}, asIs
 	}
 	v, err := parseDoc([]byte(text))
 	if err != nil {
 		bail("a version the line reader checked but cannot read again")
 	}
-	return r.formatVersion(v)
+	return r.formatVersion(v), false
 }
 
 // positiveInt: the digits of a JSON integer at s (no sign: "-0" is 0 for
@@ -427,8 +437,10 @@ func positiveInt(s string) (string, bool) {
 }
 
 // chunkVersionAt reads {"0":{"$timestamp":{"t":T,"i":I}},"1":{"$oid":"E"}[,"2":{"$timestamp":{"t":T,"i":I}}]}
-// at the start of s into r.build as format_version writes it; n is its length.
-func (r *refreshState) chunkVersionAt(s string) (int, bool) {
+// at the start of s into r.build as format_version writes it; n is its
+// length, asIs whether json.dumps writes the text as it is (its epoch is the
+// only part that may need an escape).
+func (r *refreshState) chunkVersionAt(s string) (n int, asIs, ok bool) {
 	at := 0
 	lit := func(want string) bool {
 		if strings.HasPrefix(s[at:], want) {
@@ -443,42 +455,42 @@ func (r *refreshState) chunkVersionAt(s string) (int, bool) {
 		return digits, ok
 	}
 	if !lit(`{"0":{"$timestamp":{"t":`) {
-		return 0, false
+		return 0, false, false
 	}
 	t, ok := num()
 	if !ok || !lit(`,"i":`) {
-		return 0, false
+		return 0, false, false
 	}
 	i, ok := num()
 	if !ok || !lit(`}},"1":{"$oid":"`) {
-		return 0, false
+		return 0, false, false
 	}
 	end := strings.IndexByte(s[at:], '"')
 	if end < 0 || strings.IndexByte(s[at:at+end], '\\') >= 0 {
-		return 0, false
+		return 0, false, false
 	}
 	epoch := s[at : at+end]
 	at += end
 	if !lit(`"}`) {
-		return 0, false
+		return 0, false, false
 	}
 	b := append(append(append(append(append(r.build[:0], t...), '|'), i...), "||"...), epoch...)
 	if lit(`,"2":{"$timestamp":{"t":`) {
 		t2, ok := num()
 		if !ok || !lit(`,"i":`) {
-			return 0, false
+			return 0, false, false
 		}
 		i2, ok := num()
 		if !ok || !lit(`}}`) {
-			return 0, false
+			return 0, false, false
 		}
 		b = append(append(append(append(append(b, "||Timestamp("...), t2...), ", "...), i2...), ')')
 	}
 	if !lit(`}`) {
-		return 0, false
+		return 0, false, false
 	}
 	r.build = b
-	return at, true
+	return at, pyAsIs(epoch), true
 }
 
 // formatVersion: logv2.format_version (the text may be a view of the line
