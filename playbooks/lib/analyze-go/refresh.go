@@ -83,6 +83,7 @@ type refreshState struct {
 	block            []byte  // the block being written
 	members          members // readFast's
 	shapes           shapes  // of the lines before, for readFast
+	times            timeKeys
 	fastOld, fastNew value
 	bad              tally
 	arena            arena
@@ -161,7 +162,7 @@ func (r *refreshState) feed(offset int64, line []byte) {
 		if !isASCII(got.when.s) {
 			bail("a refresh time that is not ASCII")
 		}
-		ev.timeKey = timeKey(got.when.s)
+		ev.timeKey = r.times.key(got.when.s)
 	}
 	from, fromAsIs := r.rawVersion(got.old)
 	ev.kind = refreshKind(got.status, from)

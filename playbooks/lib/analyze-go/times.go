@@ -83,6 +83,19 @@ func timeKey(s string) int64 {
 	if !startsISOSeconds(s) {
 		return unknownTime
 	}
+	return timeKeyAfter(s, secondsKey(s))
+}
+
+// secondsKey: the milliseconds since the epoch of the YYYY-MM-DDTHH:MM:SS
+// s starts with, as a UTC time.
+func secondsKey(s string) int64 {
+	days := daysFromCivil(atoi(s[0:4]), atoi(s[5:7]), atoi(s[8:10]))
+	return (((days*24+atoi(s[11:13]))*60+atoi(s[14:16]))*60 + atoi(s[17:19])) * 1000
+}
+
+// timeKeyAfter: timeKey of s, whose first 19 bytes are the time base stands
+// for.
+func timeKeyAfter(s string, base int64) int64 {
 	i := 19
 	frac := "0"
 	if i < len(s) && s[i] == '.' {
@@ -127,14 +140,31 @@ func timeKey(s string) int64 {
 	for len(frac) < 3 {
 		frac += "0"
 	}
-	days := daysFromCivil(atoi(s[0:4]), atoi(s[5:7]), atoi(s[8:10]))
-	v := (((days*24+atoi(s[11:13]))*60+atoi(s[14:16]))*60+atoi(s[17:19]))*1000 + atoi(frac)
+	v := base + atoi(frac)
 	if sign == '+' {
 		v -= offset
 	} else if sign == '-' {
 		v += offset
 	}
 	return v
+}
+
+// timeKeys: timeKey for the times of a log, in order: the lines of one
+// second share its date and time, read once.
+type timeKeys struct {
+	second string // the last YYYY-MM-DDTHH:MM:SS read
+	base   int64  // its secondsKey
+}
+
+func (c *timeKeys) key(s string) int64 {
+	if len(s) >= 19 && len(c.second) == 19 && s[:19] == c.second {
+		return timeKeyAfter(s, c.base)
+	}
+	if !startsISOSeconds(s) {
+		return unknownTime
+	}
+	c.second, c.base = strings.Clone(s[:19]), secondsKey(s)
+	return timeKeyAfter(s, c.base)
 }
 
 func floorDiv(a, b int64) int64 {
