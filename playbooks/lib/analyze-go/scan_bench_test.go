@@ -85,6 +85,15 @@ func BenchmarkRefreshLines(b *testing.B) {
 			}
 		}
 	})
+	b.Run("feed", func(b *testing.B) {
+		names := newInterner()
+		for i := 0; i < b.N; i++ {
+			r := newRefreshState(0, names)
+			for k, l := range lines {
+				r.feed(int64(k), l)
+			}
+		}
+	})
 	b.Run("skipFast", func(b *testing.B) {
 		var m members
 		for i := 0; i < b.N; i++ {
