@@ -40,10 +40,6 @@ type foundMember struct {
 	key        string
 }
 
-// resync: a scalar that differs from the shape's, and how far the rest of the
-// line is from where it is in the shape's line after it.
-type resync struct{ scalar, shift int32 }
-
 // shapes: the few shapes a worker's lines have had lately, and whether
 // making new ones still pays: in a log whose lines have no common shape,
 // making them only costs.
@@ -53,7 +49,6 @@ type shapes struct {
 	missed int // lines read without a shape since the last one was made
 	made   int
 	starts []int32 // match's, kept for the next line
-	moved  []resync
 }
 
 const (
@@ -129,45 +124,40 @@ func newShape(b []byte, i, end int, rec *members) *shape {
 // the places of its scalars, and where it ends; the members go to rec when
 // placed is set.
 func (sh *shape) match(b []byte, i int, rec *members, s *shapes, placed bool) (int, bool) {
-	t := sh.line
-	moved := s.moved[:0]
+	t, scalars := sh.line, sh.scalars
+	// starts: where each literal starts in b, after its scalar, shifted as
+	// the last scalar read again before it left the rest of the line.
+	starts := slices.Grow(s.starts[:0], len(scalars)+1)[:len(scalars)+1]
+	starts[0] = int32(i)
 	p, shift, next := 0, i, 0 // p: where t and b[p+shift:] are compared; next: the first scalar not behind p
 	for {
 		p += samePrefix(t[p:], b[p+shift:])
 		if p == len(t) {
 			break
 		}
-		for next < len(sh.scalars) && int(sh.scalars[next][1]) < p {
+		for next < len(scalars) && int(scalars[next][1]) < p {
+			starts[next+1] = scalars[next][1] + int32(shift)
 			next++
 		}
-		if next == len(sh.scalars) || p < int(sh.scalars[next][0]) {
+		if next == len(scalars) || p < int(scalars[next][0]) {
 			return 0, false // outside the scalars: another shape
 		}
-		sc := sh.scalars[next]
+		sc := scalars[next]
 		end := skipScalar(b, int(sc[0])+shift)
 		if end < 0 {
 			return 0, false
 		}
 		p, shift = int(sc[1]), end-int(sc[1])
-		moved = append(moved, resync{int32(next), int32(shift)})
+		starts[next+1] = int32(end)
 		next++
 	}
-	s.moved = moved
+	s.starts = starts
 	if !placed {
 		return len(t) + shift, true
 	}
-	// Where each literal starts: after its scalar, shifted as the last
-	// scalar read again before it left the rest of the line.
-	starts := slices.Grow(s.starts[:0], len(sh.scalars)+1)[:len(sh.scalars)+1]
-	starts[0] = int32(i)
-	shift = i
-	for k, sc := range sh.scalars {
-		if len(moved) > 0 && int(moved[0].scalar) == k {
-			shift, moved = int(moved[0].shift), moved[1:]
-		}
-		starts[k+1] = sc[1] + int32(shift)
+	for ; next < len(scalars); next++ {
+		starts[next+1] = scalars[next][1] + int32(shift)
 	}
-	s.starts = starts
 	rec.list, rec.starts, rec.unplaced = rec.list[:0], starts, true
 	rec.escaped, rec.shape, sh.asked = sh.escaped, sh, 0
 	return len(t) + shift, true
