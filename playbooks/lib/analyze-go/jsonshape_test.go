@@ -161,3 +161,22 @@ func TestNoShapeOfAVeryLongValue(t *testing.T) {
 		t.Errorf("a shape was made of %d bytes", len(long))
 	}
 }
+
+// samePrefix finds the first difference at every place of a word, of the
+// second word of a step and of the tail, and stops at the shorter input.
+func TestSamePrefixFindsTheFirstDifference(t *testing.T) {
+	base := []byte(`{"t":{"$date":"2024-05-01T00:00:00.165+00:00"},"s":"I"}`)
+	for n := 0; n <= len(base); n++ {
+		a := base[:n]
+		if got := samePrefix(a, base); got != n {
+			t.Fatalf("%q is a prefix of the line: samePrefix %d, want %d", a, got, n)
+		}
+		for d := 0; d < n; d++ {
+			b := append([]byte(nil), a...)
+			b[d] ^= 0x20
+			if got := samePrefix(a, b); got != d {
+				t.Fatalf("length %d, changed at %d: samePrefix %d", n, d, got)
+			}
+		}
+	}
+}
