@@ -656,8 +656,7 @@ func (t *cursorTable) appendRows(b []byte, slots []int32, quoted []string) []byt
 			b = append(b, "null"...)
 			return
 		}
-		scratch = t.clock.appendTime(scratch[:0], tid, int64(hms))
-		b = appendJSONString(b, scratch)
+		b, scratch = t.clock.appendTimeJSON(b, scratch, tid, int64(hms))
 	}
 	loaded.Store(t.touch(slots))
 	for _, s := range slots {

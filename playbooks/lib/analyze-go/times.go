@@ -19,6 +19,8 @@ type times struct {
 	templates []string // "\x00" marks h:m:s.ms, "\x01" h:m:s
 	ids       map[string]int32
 	bases     []int64 // epoch ms at 00:00 of the template's date, or unknownTime
+	marks     []int   // where the template's mark is, -1 if it has none
+	asIs      []bool  // JSON writes the template's times as they are, between quotes
 }
 
 func newTimes() *times { return &times{ids: map[string]int32{}} }
@@ -39,6 +41,13 @@ func (t *times) intern(template string) (int32, int64) {
 		base = timeKey(probe)
 	}
 	t.bases = append(t.bases, base)
+	mark := strings.IndexAny(template, "\x00\x01")
+	t.marks = append(t.marks, mark)
+	asIs := !strings.ContainsAny(template, "\"\\")
+	for i := 0; i < len(template); i++ {
+		asIs = asIs && (template[i] >= 0x20 || i == mark)
+	}
+	t.asIs = append(t.asIs, asIs)
 	return id, base
 }
 
@@ -265,8 +274,7 @@ func append2(dst []byte, n int64) []byte {
 // appendTime appends the time as the log wrote it (decode, without a string
 // per call); tid must be a template's.
 func (t *times) appendTime(dst []byte, tid int32, hms int64) []byte {
-	template := t.templates[tid]
-	at := strings.IndexAny(template, "\x00\x01")
+	template, at := t.templates[tid], t.marks[tid]
 	if hms < 0 || at < 0 {
 		return append(dst, template...)
 	}
@@ -281,6 +289,16 @@ func (t *times) appendTime(dst []byte, tid int32, hms int64) []byte {
 		dst = append(dst, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
 	}
 	return append(dst, template[at+1:]...)
+}
+
+// appendTimeJSON appends the time as a JSON string (appendJSONString of
+// appendTime's text, without the copy when the template needs no escape).
+func (t *times) appendTimeJSON(dst, scratch []byte, tid int32, hms int64) (out, scratchOut []byte) {
+	if t.asIs[tid] {
+		return append(t.appendTime(append(dst, '"'), tid, hms), '"'), scratch
+	}
+	scratch = t.appendTime(scratch[:0], tid, hms)
+	return appendJSONString(dst, scratch), scratch
 }
 
 // decode: the time as the log wrote it; ok false for no time.

@@ -28,3 +28,29 @@ func TestTimeKeysAgreeWithTimeKey(t *testing.T) {
 		}
 	}
 }
+
+// A time as JSON is the escaped text of the time, whether its template
+// needs escapes or not.
+func TestAppendTimeJSONIsTheEscapedTime(t *testing.T) {
+	clock := newTimes()
+	for _, text := range []string{
+		"2024-05-01T00:00:00.165+00:00",
+		"2024-05-01T23:59:59.999Z",
+		`Wed May  1 12:34:56.789 "quoted"`,
+		"Wed May  1 12:34:56\tafter a tab",
+		`12:34:56 back\slash`,
+		"no time of day at all",
+	} {
+		tid, hms, _, ok := clock.encode(text)
+		if !ok {
+			t.Fatalf("%q: not encoded", text)
+		}
+		want := string(appendJSONString(nil, clock.appendTime(nil, tid, hms)))
+		if got, _ := clock.appendTimeJSON(nil, nil, tid, hms); string(got) != want {
+			t.Errorf("%q: %s, want %s", text, got, want)
+		}
+		if decoded, _ := clock.decode(tid, hms); decoded != text {
+			t.Errorf("%q: decoded as %q", text, decoded)
+		}
+	}
+}
