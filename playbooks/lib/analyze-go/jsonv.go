@@ -713,27 +713,26 @@ func (r *jreader) number(want bool) (*value, error) {
 	if neg {
 		digits = digits[1:]
 	}
-	if len(digits) > 18 {
-		text := string(r.b[start:r.i])
-		n, err := strconv.ParseInt(text, 10, 64)
-		if err != nil {
-			v := r.newValue(kBigInt)
-			v.s = text
-			return v, nil
-		}
-		v := r.newValue(kInt)
-		v.i = n
+	// Up to 19 digits fit a uint64 (a cursor id has 19 most often); the
+	// int64 range then holds or not. More digits (no leading zero) do not.
+	var u uint64
+	for _, c := range digits {
+		u = u*10 + uint64(c-'0')
+	}
+	limit := uint64(math.MaxInt64)
+	if neg {
+		limit++
+	}
+	if len(digits) > 19 || u > limit {
+		v := r.newValue(kBigInt)
+		v.s = string(r.b[start:r.i])
 		return v, nil
 	}
-	var n int64
-	for _, c := range digits {
-		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
 	v := r.newValue(kInt)
-	v.i = n
+	v.i = int64(u)
+	if neg {
+		v.i = -v.i // -(2^63) wraps to itself, as it should
+	}
 	return v, nil
 }
 

@@ -108,3 +108,25 @@ func TestFloatsAsPython(t *testing.T) {
 		}
 	})
 }
+
+// An integer is kInt when it fits an int64 (strconv.ParseInt's range, both
+// ends), else kBigInt with its text: 18, 19 and 20 digits, either sign.
+func TestIntegersAtTheEdgesOfInt64(t *testing.T) {
+	for _, text := range []string{"0", "-0", "7", "123456789012345678", "-123456789012345678",
+		"1234567890123456789", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"-9223372036854775809", "9999999999999999999", "-9999999999999999999", "18446744073709551615",
+		"18446744073709551616", "10000000000000000000", "-10000000000000000000", "100000000000000000000"} {
+		v, err := parseDoc([]byte("[" + text + "]"))
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		got := v.vals[0]
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			if got.k != kInt || got.i != n {
+				t.Errorf("%s: kind %d value %d, want the int %d", text, got.k, got.i, n)
+			}
+		} else if got.k != kBigInt || got.s != text {
+			t.Errorf("%s: kind %d, want a big integer with its text", text, got.k)
+		}
+	}
+}
