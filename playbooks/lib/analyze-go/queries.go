@@ -86,54 +86,19 @@ func (q *queryState) feed(offset int64, line []byte) {
 
 // fromAttr: queries.event_from_attr and State.add.
 func (q *queryState) fromAttr(attr *value) {
-	kindV := attr.get("type")
 	command := attr.get("command")
-	var name, low string // low: name as str.lower() gives it, for the comparisons
-	switch {
-	case kindV == nil || kindV.k == kNull || kindV.k == kInt || kindV.k == kBool || kindV.k == kFloat ||
-		kindV.k == kBigInt:
-		return // hashable, never one of the operations
-	case kindV.k != kString:
-		bail("a slow query type that is not a string")
-	case kindV.s == "command":
-		n, ok := firstKey(command)
-		low = asciiLower(n)
-		if !ok || !queryCommands[low] {
-			return
-		}
-		name = strings.Clone(n)
-	case queryOps[kindV.s]:
-		name, low = strings.Clone(kindV.s), kindV.s
-	default:
+	name, low, ok := queryName(attr.get("type"), command)
+	if !ok {
 		return
 	}
-	key := queryKey{name: name, noShape: true}
-	if command != nil && command.k == kObject {
-		var source *value
-		switch low {
-		case "find":
-			source = command.get("filter")
-		case "aggregate":
-		default:
-			switch {
-			case command.has("query"):
-				source = command.get("query")
-			case command.has("q"):
-				source = command.get("q")
-			default:
-				source = command.get("filter")
-			}
-		}
-		if source != nil && source.k == kObject {
-			key.shape, key.noShape = q.shapeText(source), false
-		}
-	}
+	key := queryKey{name: name}
+	key.shape, key.noShape = q.commandShape(low, command)
 	ns := attr.get("ns")
 	switch {
 	case ns == nil || ns.k == kNull:
 		key.nsNone = true
 	case ns.k == kString:
-		key.ns = strings.Clone(ns.s)
+		key.ns = ns.s
 	default:
 		bail("a slow query ns that is not a string")
 	}
@@ -145,9 +110,70 @@ func (q *queryState) fromAttr(attr *value) {
 	if plan != nil && plan.k != kString && plan.k != kNull {
 		bail("a plan summary that is not a string")
 	}
+	var planText *string
+	if plan != nil && plan.k == kString {
+		planText = &plan.s
+	}
+	q.add(key, ms, keys, docs, nret, planText)
+}
+
+// queryName: the operation of a slow query (its type, or a command's first
+// key) as the report names it and in lower case; ok false for one the
+// report leaves out.
+func queryName(kindV, command *value) (name, low string, ok bool) {
+	switch {
+	case kindV == nil || kindV.k == kNull || kindV.k == kInt || kindV.k == kBool || kindV.k == kFloat ||
+		kindV.k == kBigInt:
+		return "", "", false // hashable, never one of the operations
+	case kindV.k != kString:
+		bail("a slow query type that is not a string")
+	case kindV.s == "command":
+		n, ok := firstKey(command)
+		low = asciiLower(n)
+		if !ok || !queryCommands[low] {
+			return "", "", false
+		}
+		return n, low, true
+	case queryOps[kindV.s]:
+		return kindV.s, kindV.s, true
+	}
+	return "", "", false
+}
+
+// commandShape: the query shape of a command (of its filter, query or q,
+// as the operation reads it); noShape when it has none.
+func (q *queryState) commandShape(low string, command *value) (shape string, noShape bool) {
+	if command == nil || command.k != kObject {
+		return "", true
+	}
+	var source *value
+	switch low {
+	case "find":
+		source = command.get("filter")
+	case "aggregate":
+	default:
+		switch {
+		case command.has("query"):
+			source = command.get("query")
+		case command.has("q"):
+			source = command.get("q")
+		default:
+			source = command.get("filter")
+		}
+	}
+	if source == nil || source.k != kObject {
+		return "", true
+	}
+	return q.shapeText(source), false
+}
+
+// add counts a slow query in its group (State.add). The key's strings may
+// be views of the line: they are copied when the group is made.
+func (q *queryState) add(key queryKey, ms, keys, docs, nret int64, plan *string) {
 	g := q.groups[key]
 	if g == nil {
 		g = &queryGroup{durations: map[int64]int64{}, plans: map[string]*int64{}}
+		key.ns, key.name = strings.Clone(key.ns), strings.Clone(key.name)
 		q.groups[key] = g
 	}
 	g.keys += keys
@@ -155,13 +181,13 @@ func (q *queryState) fromAttr(attr *value) {
 	g.nreturned += nret
 	g.total += ms
 	g.durations[ms]++
-	if plan != nil && plan.k == kString {
+	if plan != nil {
 		// Counted through a pointer: assigning to a map with an existing
-		// key would store plan.s, a view of the line, as the key.
-		n := g.plans[plan.s]
+		// key would store the plan, a view of the line, as the key.
+		n := g.plans[*plan]
 		if n == nil {
 			n = new(int64)
-			g.plans[strings.Clone(plan.s)] = n
+			g.plans[strings.Clone(*plan)] = n
 		}
 		*n++
 	}
