@@ -169,35 +169,8 @@ def ranges(source, parts, min_part=16 << 20):
 
 
 def matching_lines(blocks, needle, base=0):
-    """Yields (offset, line) for each line holding needle; offset is where
-    the line starts in the (decompressed) stream. Blocks are searched in
-    place with bytes.find; only the line that straddles two blocks is copied
-    and newlines are never counted."""
-    carry = b""
-    for block in blocks:
-        first_nl = block.find(b"\n")
-        if first_nl == -1:
-            carry += block
-            base += len(block)
-            continue
-        head = carry + block[:first_nl]
-        if needle in head:
-            yield base - len(carry), head.rstrip(b"\r")
-        end = block.rfind(b"\n") + 1
-        find = block.find
-        hit = find(needle, first_nl + 1, end)
-        while hit != -1:
-            start = block.rfind(b"\n", first_nl, hit) + 1
-            stop = find(b"\n", hit, end)
-            line = block[start:stop]
-            if line[-1:] == b"\r":
-                line = line[:-1]
-            yield base + start, line
-            hit = find(needle, stop + 1, end)
-        carry = block[end:]
-        base += len(block)
-    if needle in carry:
-        yield base - len(carry), carry.rstrip(b"\r")
+    """matching_lines_any for one needle."""
+    return matching_lines_any(blocks, (needle,), base)
 
 
 def line_spans(blocks, base=0):
@@ -254,35 +227,34 @@ def line_numbers(path, offsets):
 
 
 def matching_lines_any(blocks, needles, base=0):
-    """matching_lines for several needles (one bytes.find pass each); every
-    line once, in order."""
-    if len(needles) == 1:
-        yield from matching_lines(blocks, needles[0], base)
-        return
-    carry = b""
-    for block in blocks:
-        first_nl = block.find(b"\n")
-        if first_nl == -1:
-            carry += block
-            base += len(block)
-            continue
-        head = carry + block[:first_nl]
-        if any(n in head for n in needles):
-            yield base - len(carry), head.rstrip(b"\r")
-        end = block.rfind(b"\n") + 1
-        starts = set()
-        for needle in needles:
-            hit = block.find(needle, first_nl + 1, end)
-            while hit != -1:
-                start = block.rfind(b"\n", first_nl, hit) + 1
-                starts.add(start)
-                hit = block.find(needle, block.find(b"\n", hit, end) + 1, end)
-        for start in sorted(starts):
-            yield base + start, block[start:block.find(b"\n", start, end)].rstrip(b"\r")
-        carry = block[end:]
-        base += len(block)
-    if any(n in carry for n in needles):
-        yield base - len(carry), carry.rstrip(b"\r")
+    """Yields (offset, line) for each line holding one of needles, once and
+    in order; offset is where the line starts in the (decompressed) stream,
+    and one trailing \\r is dropped (as the Go engine does). Blocks are
+    searched in place with bytes.find (line_spans copies only the line that
+    straddles two blocks) and newlines are never counted."""
+    for buf, start, end, offset in line_spans(blocks, base):
+        if len(needles) == 1:
+            found = line_bounds(buf, start, end, needles[0])
+        else:
+            found = sorted(dict(bound for needle in needles for bound in line_bounds(buf, start, end, needle)).items())
+        for line_start, line_end in found:
+            if line_end > line_start and buf[line_end - 1] == 13:  # b"\r"
+                line_end -= 1
+            yield offset + line_start, buf[line_start:line_end]
+
+
+def line_bounds(buf, start, end, needle):
+    """Yields (start, end) of each line of buf[start:end] (whole lines) that
+    holds needle, in order, each once; end excludes the newline."""
+    find = buf.find
+    hit = find(needle, start, end)
+    while hit != -1:
+        line_start = buf.rfind(b"\n", start, hit) + 1 or start
+        stop = find(b"\n", hit, end)
+        if stop == -1:
+            stop = end
+        yield line_start, stop
+        hit = find(needle, stop + 1, end)
 
 
 def feed_matching(feed, src, buf, start, end, base, needles):

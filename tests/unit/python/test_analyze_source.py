@@ -25,6 +25,17 @@ def test_several_needles_give_each_line_once_in_order():
     assert got == [(0, b"one A"), (6, b"two B"), (12, b"three AB")]
 
 
+def test_one_trailing_carriage_return_is_dropped_wherever_the_line_falls():
+    """As the Go engine's matchLines: a line that straddles two blocks, the
+    last one and any other lose one \r, not all of them."""
+    data = b"x\r\r\nab x\r\r\nx\r\r"
+    for block in (1, 2, 3, 4, 100):
+        assert lines_of(data, b"x", block) == [(0, b"x\r"), (4, b"ab x\r"), (11, b"x\r")]
+        blocks = [data[i:i + block] for i in range(0, len(data), block)]
+        assert list(source.matching_lines_any(iter(blocks), (b"x", b"ab"))) == [
+            (0, b"x\r"), (4, b"ab x\r"), (11, b"x\r")]
+
+
 def test_ranges_start_on_line_starts_and_cover_the_file(tmp_path):
     path = tmp_path / "log"
     data = b"".join(b"%d some line\n" % i for i in range(5000))
