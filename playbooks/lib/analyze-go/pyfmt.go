@@ -15,6 +15,13 @@ import (
 
 const hexdigits = "0123456789abcdef"
 
+// jsonAsIs: a byte appendJSONString writes as it is.
+func jsonAsIs(c byte) bool { return c >= 0x20 && c != '"' && c != '\\' }
+
+// pyJSONAsIs: a byte appendPyJSONString writes as it is (json.dumps escapes
+// DEL and non-ASCII too).
+func pyJSONAsIs(c byte) bool { return jsonAsIs(c) && c < 0x7f }
+
 // appendJSONString: a JSON string with only '"', '\\' and C0 controls
 // escaped (\b \t \n \f \r short, the rest \u00xx); non-ASCII and DEL as is.
 func appendJSONString[T string | []byte](dst []byte, s T) []byte {
@@ -22,7 +29,7 @@ func appendJSONString[T string | []byte](dst []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if jsonAsIs(c) {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
@@ -67,7 +74,7 @@ func pyAsIs(s string) bool {
 		}
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+		if !pyJSONAsIs(s[i]) {
 			return false
 		}
 	}
@@ -85,7 +92,7 @@ func appendPyJSONString[T string | []byte](dst []byte, s T) []byte {
 			continue
 		}
 		c := s[i]
-		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+		if pyJSONAsIs(c) {
 			i++
 			continue
 		}

@@ -35,17 +35,17 @@ func (t *times) intern(template string) (int32, int64) {
 	id := int32(len(t.templates))
 	t.ids[template] = id
 	t.templates = append(t.templates, template)
+	mark := strings.IndexAny(template, "\x00\x01")
 	base := unknownTime
-	if strings.ContainsAny(template, "\x00\x01") {
+	if mark >= 0 {
 		probe := strings.ReplaceAll(strings.ReplaceAll(template, "\x00", "00:00:00.000"), "\x01", "00:00:00")
 		base = timeKey(probe)
 	}
 	t.bases = append(t.bases, base)
-	mark := strings.IndexAny(template, "\x00\x01")
 	t.marks = append(t.marks, mark)
-	asIs := !strings.ContainsAny(template, "\"\\")
+	asIs := true // the mark stands for digits and ':', which need no escape
 	for i := 0; i < len(template); i++ {
-		asIs = asIs && (template[i] >= 0x20 || i == mark)
+		asIs = asIs && (jsonAsIs(template[i]) || i == mark)
 	}
 	t.asIs = append(t.asIs, asIs)
 	return id, base
