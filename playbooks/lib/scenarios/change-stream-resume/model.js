@@ -85,9 +85,10 @@ const SERVER_COLUMNS = ['run', 'cursors', 'commands', 'getMores', 'nreturned', '
 // - internalDocumentSourceCursorBatchSizeBytes ends the $cursor stage's internal
 //   batch only where no awaitData wait is on: document_source_cursor.cpp
 //   (loadBatch) ends the batch after every document while
-//   awaitDataState.shouldWaitForInserts is set, which getmore_cmd.cpp sets for
-//   every getMore on an awaitData cursor. So the knob shapes only the opening
-//   aggregate's first batch: what D changes.
+//   awaitDataState.shouldWaitForInserts is set, and getmore_cmd.cpp clears it
+//   once the getMore has its first result, so from then on the knob applies
+//   again. With batchSize 1 that getMore returns its one event: what D changes
+//   is the opening aggregate's batch.
 // - An empty first batch (E) is followed at once by an awaitData getMore
 //   (the Node driver 7 in mongosh: AbstractCursor.fetchBatch), which the
 //   server holds up to 1 s when no maxAwaitTimeMS is given.
