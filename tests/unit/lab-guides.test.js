@@ -188,6 +188,14 @@ for (const name of PLAYBOOKS) {
     }
   });
 
+  test(`${name}.md: reading the report, the chart comes before the table`, () => {
+    const text = section(readGuide(name), 'Reading the report').text;
+    const chart = text.search(/\bcharts?\b/i);
+    const table = text.search(/\btables?\b/i);
+    assert.notEqual(chart, -1, 'the section names the chart');
+    assert.ok(table === -1 || chart < table, 'the chart is shown before the table');
+  });
+
   test(`${name}.md: every option a student is told to type is in ${name}.sh --help`, () => {
     const known = helpOptions(name);
     const commands = typedCommands(name, readGuide(name));
