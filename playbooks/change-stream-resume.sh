@@ -19,8 +19,8 @@ from a fresh connection, record the arrival of every event:
   B  the same with batchSize 1
   C  resumeAfter the token of \"200 6MB documents added\", batchSize 1
   D  C again with internalDocumentSourceCursorBatchSizeBytes lowered (restored after D,
-     also on failure): it shapes only the opening aggregate's first batch, as every
-     awaitData getMore ends its batch after each document anyway
+     also on failure): it bounds the opening aggregate's internal batch; a getMore
+     stops waiting at its first event and, with batchSize 1, returns just that one
   E  resumeAfter the postBatchResumeToken saved at the end of A (its one answer
      includes an awaitData getMore: about 1 s of waiting, not scanning)
 The mongod logs every command (--slowms 0); playbooks/analyze cursors gives each run's

@@ -69,9 +69,9 @@ test('notes: the $match pushdown from 5.1 on, and not before', () => {
   assert.match(model.notes('5.1.0')[0], /^MongoDB 5\.1\.0 \(5\.1 or newer\) rewrites the stream's \$match/);
 });
 
-test("notes: the knob of run D shapes only the opening aggregate's first batch, on every version", () => {
+test("notes: a getMore batches by run D's knob again once it has its first result, on every version", () => {
   for (const v of ['4.4.29', '8.0.4']) {
-    assert.ok(model.notes(v).includes("internalDocumentSourceCursorBatchSizeBytes shapes only the opening aggregate's first batch: every awaitData getMore already ends its internal batch after each document (document_source_cursor.cpp, with shouldWaitForInserts set by getmore_cmd.cpp). D differs from C in that first batch only."));
+    assert.ok(model.notes(v).includes("internalDocumentSourceCursorBatchSizeBytes bounds the internal batches the $cursor stage reads: the opening aggregate's, and a getMore's once it has its first result. An awaitData getMore still waiting for its first result ends each internal batch after one document; once it has one it batches by the knob again (getmore_cmd.cpp clears shouldWaitForInserts, document_source_cursor.cpp loadBatch). With batchSize 1 that getMore returns the one event, so D differs from C in the opening aggregate only."));
   }
 });
 

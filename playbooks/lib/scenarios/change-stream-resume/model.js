@@ -85,9 +85,10 @@ const SERVER_COLUMNS = ['run', 'cursors', 'commands', 'getMores', 'nreturned', '
 // - internalDocumentSourceCursorBatchSizeBytes ends the $cursor stage's internal
 //   batch only where no awaitData wait is on: document_source_cursor.cpp
 //   (loadBatch) ends the batch after every document while
-//   awaitDataState.shouldWaitForInserts is set, which getmore_cmd.cpp sets for
-//   every getMore on an awaitData cursor. So the knob shapes only the opening
-//   aggregate's first batch: what D changes.
+//   awaitDataState.shouldWaitForInserts is set, and getmore_cmd.cpp clears it
+//   once the getMore has its first result, so from then on the knob applies
+//   again. With batchSize 1 that getMore returns its one event: what D changes
+//   is the opening aggregate's batch.
 // - An empty first batch (E) is followed at once by an awaitData getMore
 //   (the Node driver 7 in mongosh: AbstractCursor.fetchBatch), which the
 //   server holds up to 1 s when no maxAwaitTimeMS is given.
@@ -98,7 +99,7 @@ function notes(version) {
     pushdown
       ? `MongoDB ${version} (5.1 or newer) rewrites the stream's $match on fullDocument into the oplog scan: non-matching entries are dropped before the $cursor stage batches what it read, so the opening aggregate's batch (internalDocumentSourceCursorBatchSizeBytes, 4 MB) fills only with matching events and C's two events leave together unless the knob is lowered (D).`
       : `MongoDB ${version} (before 5.1) applies the stream's $match after the $cursor stage: every 6 MB junk entry enters that stage's batch and ends it (one entry is over 4 MB), so C's first event should already leave alone and D has little to improve: compare with a 5.1+ version.`,
-    'internalDocumentSourceCursorBatchSizeBytes shapes only the opening aggregate\'s first batch: every awaitData getMore already ends its internal batch after each document (document_source_cursor.cpp, with shouldWaitForInserts set by getmore_cmd.cpp). D differs from C in that first batch only.',
+    "internalDocumentSourceCursorBatchSizeBytes bounds the internal batches the $cursor stage reads: the opening aggregate's, and a getMore's once it has its first result. An awaitData getMore still waiting for its first result ends each internal batch after one document; once it has one it batches by the knob again (getmore_cmd.cpp clears shouldWaitForInserts, document_source_cursor.cpp loadBatch). With batchSize 1 that getMore returns the one event, so D differs from C in the opening aggregate only.",
     "E's first answer includes one awaitData getMore: its aggregate comes back empty (nothing after A's postBatchResumeToken), the driver sends a getMore at once, and the server holds it up to 1 s (no maxAwaitTimeMS) waiting for a new entry. About a second there is the wait, not a scan.",
   ];
 }
