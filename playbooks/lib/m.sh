@@ -10,8 +10,12 @@
 # `m bin X.Y.Z`, which does exit 1 when the binaries are absent.
 
 # The environment m runs with: shown in the plan, so the commands can be pasted.
+# m links the version it activates into M_BIN_DIR, and a user's own
+# M_BIN_DIR would win over m's default ($M_PREFIX/bin): pinned beside the
+# prefix, so those links never land in the user's PATH (docs/m.md#m-bin-dir).
 pb::_m() {
-  printf '%s\0' env "M_PREFIX=${M_PREFIX:-${PB_ROOT}/.tools/m}" M_CONFIRM=0 m "$@"
+  local prefix="${M_PREFIX:-${PB_ROOT}/.tools/m}"
+  printf '%s\0' env "M_PREFIX=${prefix}" "M_BIN_DIR=${prefix}/bin" M_CONFIRM=0 m "$@"
 }
 
 pb::_m_cmd() {

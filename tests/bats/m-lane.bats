@@ -249,6 +249,26 @@ m_here() {
   refute_line Labs
 }
 
+# --- m's links go into the checkout, never into the user's M_BIN_DIR --------------
+
+@test "a user's own M_BIN_DIR receives nothing: m's links stay in the checkout" {
+  lane ubuntu-22.04
+  export M_BIN_DIR="${BATS_TEST_TMPDIR}/user-bin"
+  mkdir -p "$M_BIN_DIR"
+  pb::m_ensure 7.0.12
+  run ls -A "$M_BIN_DIR"
+  assert_success
+  assert_output ''
+  [[ -L "${PREFIX}/bin/mongod" ]]
+}
+
+@test "setup/env.sh pins M_BIN_DIR beside the checkout's prefix, whatever the user's shell had" {
+  # shellcheck disable=SC2016 # expanded by the inner bash, after env.sh
+  run env -u M_PREFIX M_BIN_DIR="${BATS_TEST_TMPDIR}/user-bin" bash -c 'source "$1/setup/env.sh" && printf "%s\n" "$M_BIN_DIR"' _ "$DBA_LAB_ROOT"
+  assert_success
+  assert_output "${DBA_LAB_ROOT}/.tools/m/bin"
+}
+
 # --- setup's patch of m -------------------------------------------------------------
 
 @test "the patch applies to m 1.10.0 exactly, once: a second run leaves m as it is" {

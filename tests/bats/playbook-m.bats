@@ -87,10 +87,10 @@ setup() {
   assert_equal "$PB_M_RESULT" "${M_PREFIX}/m/versions/7.0.14/bin"
 }
 
-@test "m runs with the checkout's prefix and never prompts" {
+@test "m runs with the checkout's prefix, links into it, and never prompts" {
   fake_m_installed 7.0.12
   pb::m_ensure 7.0.12
-  run grep -F "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m bin 7.0.12" "$PB_LOG"
+  run grep -F "\$ env M_PREFIX=${M_PREFIX} M_BIN_DIR=${M_PREFIX}/bin M_CONFIRM=0 m bin 7.0.12" "$PB_LOG"
   assert_success
 }
 
