@@ -2,6 +2,8 @@
 # The m wrapper (playbooks/lib/m.sh) against a scripted fake m that behaves
 # like npm m 1.10.0 where it matters: exit 0 after a failed install, `m bin`
 # exit 1 when absent, empty release lists offline (tests/fixtures/fake-m/m).
+# Fast and scriptable; tests/bats/m-lane.bats runs the real m (through a local
+# download site) for what depends on m's own behaviour per platform.
 
 bats_require_minimum_version 1.5.0
 
