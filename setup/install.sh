@@ -100,6 +100,19 @@ install_npm_packages() {
   printf '%s' "$want" >"$stamp"
 }
 
+# npm's m 1.10.0 as the playbooks need it: Debian 12 builds, and a checkout
+# path with a space (docs/m.md). Applied after every npm install (npm ci
+# restores the original); a copy of m the patch does not fit stops setup.
+patch_m() {
+  local said
+  said=$("${ROOT}/setup/patch-m.sh" "${ROOT}/node_modules/m/bin/m" 2>&1) || die "${said#patch-m: }"
+  if [[ "$said" == applied ]]; then
+    step "m: patched for Debian 12 builds and paths with spaces (setup/m-1.10.0.patch)"
+  else
+    say "m: patch already applied"
+  fi
+}
+
 python_with_venv() {
   local py
   for py in python3 python; do
@@ -399,6 +412,7 @@ install_all() {
   require_node
   require_writable_checkout
   install_npm_packages
+  patch_m
   install_python_tools
   link_tools
   install_system_packages
@@ -426,7 +440,7 @@ main() {
   case "$action" in
     check) check ;;
     install) install_all ;;
-    snippet-index) require_node; require_writable_checkout; install_npm_packages; link_tools; snippet_index ;;
+    snippet-index) require_node; require_writable_checkout; install_npm_packages; patch_m; link_tools; snippet_index ;;
   esac
 }
 

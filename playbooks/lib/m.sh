@@ -10,8 +10,12 @@
 # `m bin X.Y.Z`, which does exit 1 when the binaries are absent.
 
 # The environment m runs with: shown in the plan, so the commands can be pasted.
+# m links the version it activates into M_BIN_DIR, and a user's own
+# M_BIN_DIR would win over m's default ($M_PREFIX/bin): pinned beside the
+# prefix, so those links never land in the user's PATH (docs/m.md#m-bin-dir).
 pb::_m() {
-  printf '%s\0' env "M_PREFIX=${M_PREFIX:-${PB_ROOT}/.tools/m}" M_CONFIRM=0 m "$@"
+  local prefix="${M_PREFIX:-${PB_ROOT}/.tools/m}"
+  printf '%s\0' env "M_PREFIX=${prefix}" "M_BIN_DIR=${prefix}/bin" M_CONFIRM=0 m "$@"
 }
 
 pb::_m_cmd() {
@@ -98,18 +102,18 @@ pb::m_ensure() {
   if [[ -n "$said" ]]; then
     PB_M_ERROR+=" (m said: ${said% })"
   fi
-  PB_M_ERROR+=": no network, or no build for this OS (m has no Debian 12 mapping and tries Debian 11 builds, which need OpenSSL 1.1)"
+  PB_M_ERROR+=": no network, or no build for this OS (docs/m.md says which builds m picks per system)"
   return 1
 }
 
 # pb::binary_runs PATH: the binary starts here (`PATH --version` exits 0);
 # PB_M_RESULT=its output. Else PB_M_ERROR says why, in the loader's words when
 # the loader refused it. `m bin` only says the files exist: m installs the
-# Ubuntu 20.04 build of 4.4 and 5.0 on Ubuntu 22.04+ (and Debian 11 builds of
-# every version on Debian 12: no debian12 mapping, node_modules/m/bin/m), which
-# link OpenSSL 1.1; ld.so then prints "PATH: error while loading shared
-# libraries: libcrypto.so.1.1: cannot open shared object file: No such file or
-# directory" and exits 127 (tests/fixtures/fake-server/README.md).
+# Ubuntu 20.04 build of 4.4 and 5.0 on Ubuntu 22.04+, and Debian 10/11 builds
+# of versions before 6.0.4 on Debian 12 (docs/m.md), which link OpenSSL 1.1;
+# ld.so then prints "PATH: error while loading shared libraries:
+# libcrypto.so.1.1: cannot open shared object file: No such file or directory"
+# and exits 127 (tests/fixtures/fake-server/README.md).
 pb::binary_runs() {
   local bin="$1" out='' rc=0 said='' lib seen=0
   PB_M_RESULT=''
@@ -129,7 +133,7 @@ pb::binary_runs() {
     lib=${BASH_REMATCH[1]}
     PB_M_ERROR="${bin} cannot start on this system: the loader cannot find ${lib}"
     if [[ "$lib" == libcrypto.so.1.1 || "$lib" == libssl.so.1.1 ]]; then
-      PB_M_ERROR+=" (OpenSSL 1.1: this is a build for an older OS, such as the Ubuntu 20.04 build m installs for MongoDB 4.4 and 5.0 on Ubuntu 22.04+, or the Debian 11 build it installs on Debian 12; those systems ship OpenSSL 3)"
+      PB_M_ERROR+=" (OpenSSL 1.1: this is a build for an older OS, such as the Ubuntu 20.04 build m installs for MongoDB 4.4 and 5.0 on Ubuntu 22.04+, or the Debian 10/11 build it installs on Debian 12 for MongoDB before 6.0.4; those systems ship OpenSSL 3)"
     fi
   elif [[ -n "$said" ]]; then
     PB_M_ERROR="${bin} cannot start on this system: ${said#"${bin}: "}"

@@ -166,10 +166,10 @@ mlaunch_line() {
   use_fake_m
   FAKE_M_RELEASES="7.0.9 7.0.14 8.0.4" FAKE_M_INSTALL_WORKS=1 run "$DEMO" --dry-run --topology single --mongodb-version 7.0 --dir "${WORKDIR}/data"
   assert_success
-  assert_line "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m installed --json"
-  assert_line "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m --stable 7.0"
-  assert_line "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m bin 7.0.14"
-  assert_line "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m 7.0.14"
+  assert_line "\$ env M_PREFIX=${M_PREFIX} M_BIN_DIR=${M_PREFIX}/bin M_CONFIRM=0 m installed --json"
+  assert_line "\$ env M_PREFIX=${M_PREFIX} M_BIN_DIR=${M_PREFIX}/bin M_CONFIRM=0 m --stable 7.0"
+  assert_line "\$ env M_PREFIX=${M_PREFIX} M_BIN_DIR=${M_PREFIX}/bin M_CONFIRM=0 m bin 7.0.14"
+  assert_line "\$ env M_PREFIX=${M_PREFIX} M_BIN_DIR=${M_PREFIX}/bin M_CONFIRM=0 m 7.0.14"
   assert_line --partial "--binarypath ${M_PREFIX}/m/versions/7.0.14/bin"
   # Only the read-only calls ran; nothing was installed.
   run cat "$FAKE_M_LOG"

@@ -2,6 +2,8 @@
 # The m wrapper (playbooks/lib/m.sh) against a scripted fake m that behaves
 # like npm m 1.10.0 where it matters: exit 0 after a failed install, `m bin`
 # exit 1 when absent, empty release lists offline (tests/fixtures/fake-m/m).
+# Fast and scriptable; tests/bats/m-lane.bats runs the real m (through a local
+# download site) for what depends on m's own behaviour per platform.
 
 bats_require_minimum_version 1.5.0
 
@@ -87,10 +89,10 @@ setup() {
   assert_equal "$PB_M_RESULT" "${M_PREFIX}/m/versions/7.0.14/bin"
 }
 
-@test "m runs with the checkout's prefix and never prompts" {
+@test "m runs with the checkout's prefix, links into it, and never prompts" {
   fake_m_installed 7.0.12
   pb::m_ensure 7.0.12
-  run grep -F "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m bin 7.0.12" "$PB_LOG"
+  run grep -F "\$ env M_PREFIX=${M_PREFIX} M_BIN_DIR=${M_PREFIX}/bin M_CONFIRM=0 m bin 7.0.12" "$PB_LOG"
   assert_success
 }
 
