@@ -277,6 +277,46 @@ pb::mlaunch() {
   pb::run --progress "mlaunch ${sub}" mlaunch "$sub" "$@" --dir "$PB_CLUSTER_DIR"
 }
 
+# pb::cluster_restart: stops every process of this run's cluster and starts
+# them again (e.g. the capped-pubsub restart claim). mlaunch 1.7.2's stop
+# sends SIGTERM and returns 0.1 s later, and its start starts only the ports
+# that fail a ping; a mongod that is still shutting down first keeps its port
+# (5.0+: quiesce mode, 15 s by default on replica set members and mongos,
+# shutdownTimeoutMillisForSignaledShutdown) and then holds mongod.lock while
+# its storage engine closes, so an early start fails with "port in use" (exit
+# 48) or DBPathInUse (exit 100). Hence the wait in between: until no process
+# runs from the cluster's folder and every port is free, at most
+# PB_STOP_WAIT seconds (default 120), with progress; past that, an error that
+# names what is left.
+pb::cluster_restart() {
+  pb::mlaunch stop
+  ((PB_DRY_RUN)) || pb::_wait_cluster_stopped "${PB_STOP_WAIT:-120}"
+  pb::mlaunch start
+}
+
+# pb::_wait_cluster_stopped SECONDS: until the current cluster's processes
+# have exited and its ports are free; dies after SECONDS.
+pb::_wait_cluster_stopped() {
+  local limit="$1" start=$SECONDS last=$SECONDS pids=() busy=() port
+  while :; do
+    mapfile -t pids < <(pb::dir_pids "$PB_CLUSTER_DIR")
+    busy=()
+    while read -r port; do
+      pb::port_free "$port" || busy+=("$port")
+    done < <(pb::cluster_ports)
+    ((${#pids[@]} || ${#busy[@]})) || break
+    if ((SECONDS - start >= limit)); then
+      pb::die "the cluster did not stop within ${limit} s of mlaunch stop$( ((${#pids[@]})) && printf '; still running: pid(s) %s' "${pids[*]}")$( ((${#busy[@]})) && printf '; port(s) %s still in use' "${busy[*]}"): not starting it again (PB_STOP_WAIT sets the wait)"
+    fi
+    if ((SECONDS - last >= PB_PROGRESS_EVERY)); then
+      pb::info "  waiting for ${#pids[@]} process(es) to exit and ${#busy[@]} port(s) to be freed ($(pb::elapsed "$start"))"
+      last=$SECONDS
+    fi
+    sleep 0.5
+  done
+  pb::info "  every process of the cluster has exited ($(pb::elapsed "$start"))"
+}
+
 # pb::launch VERSION BINPATH: starts the cluster for one version in
 # PB_DIR/VERSION, registers its teardown, sets PB_CLUSTER_DIR and PB_CONN_URI.
 pb::launch() {
