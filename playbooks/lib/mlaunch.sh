@@ -329,7 +329,7 @@ pb::launch() {
   PB_CLUSTER_CLEANUP_ID=$PB_LAST_CLEANUP_ID
   pb::mlaunch_init_args "$dir" "$bin"
   pb::info "launching $(pb::topology_summary), MongoDB ${version}, ports $(pb::cluster_ports | head -n 1)-$(pb::cluster_ports | tail -n 1)"
-  pb::run --progress "mlaunch init ($(pb::topology_summary))" "${PB_MLAUNCH_ARGS[@]}"
+  pb::_mlaunch_init "$dir"
   if ((!PB_DRY_RUN)); then
     PB_PROCESSES_FILE="${PB_WORK}/processes-${version}.tsv"
     pb::cluster_processes "$dir" >"$PB_PROCESSES_FILE" || true
@@ -338,6 +338,36 @@ pb::launch() {
     done <"$PB_PROCESSES_FILE"
   fi
   pb::info "connection: ${PB_CONN_URI}"
+}
+
+# The seconds mlaunch init may take: PB_LAUNCH_TIMEOUT, else 120 plus 15 per
+# process (each start waits for its port, each replica set for its
+# initiation; mlaunch's own waits are 30 s each).
+pb::launch_timeout() {
+  local n
+  n=$(pb::cluster_ports | wc -l)
+  printf '%d' "${PB_LAUNCH_TIMEOUT:-$((120 + 15 * n))}"
+}
+
+# pb::_mlaunch_init DIR: runs PB_MLAUNCH_ARGS within pb::launch_timeout.
+# mlaunch 1.7.2 retries addShard without end and prints nothing about it
+# without --verbose: past the limit mlaunch is stopped and the run ends with
+# one line saying what it was doing (its last line of output), so the
+# teardown registered by pb::launch stops what it started.
+pb::_mlaunch_init() {
+  local dir="$1" limit from rc=0 last mongos_log
+  limit=$(pb::launch_timeout)
+  from=$(($(wc -l <"$PB_LOG" 2>/dev/null || printf 0) + 1))
+  # Its lines reach the log as it prints them, not at exit (a pipe is buffered).
+  PYTHONUNBUFFERED=1 pb::run --progress "mlaunch init ($(pb::topology_summary))" --timeout "$limit" \
+    "${PB_MLAUNCH_ARGS[@]}" || rc=$?
+  ((rc == 124)) || return "$rc"
+  last=$(tail -n "+${from}" "$PB_LOG" | grep -Ev '^([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]+Z |[[:space:]]*$)' | tail -n 1)
+  if [[ "$last" == 'adding shards'* ]]; then
+    mongos_log=$(pb::_planned_processes "$dir" | awk -F'\t' '$1 == "mongos" {print $5; exit}')
+    last+=" (mlaunch retries addShard without end; the mongos log: ${mongos_log})"
+  fi
+  pb::die "mlaunch init did not finish within ${limit} s${PB_LAUNCH_TIMEOUT:+ (PB_LAUNCH_TIMEOUT)}, stopped while at: ${last:-its start (no output)}"
 }
 
 # pb::dir_pids DIR: pids of the mongod/mongos processes whose command line
