@@ -229,10 +229,10 @@ cluster_statuses() {
 
 @test "lane: a sharded launch whose addShard never succeeds stops at its time limit with one line naming what mlaunch was doing, and tears down" {
   # mlaunch 1.7.2 retries addShard without end and prints nothing about it.
-  run timeout 90 env STANDIN_REFUSE_ADDSHARD=1 PB_LAUNCH_TIMEOUT=15 "${LANE}/lane-lab.sh" --binarypath "${LANE}/bin" \
+  run timeout 90 env STANDIN_REFUSE_ADDSHARD=1 PB_LAUNCH_TIMEOUT=10 "${LANE}/lane-lab.sh" --binarypath "${LANE}/bin" \
     --dir "$RUN_DIR" --port "$PORT" --report-dir "${BATS_TEST_TMPDIR}/report" \
     --topology sharded --shards 1 --nodes 1 --config-servers 1 --mongos 1
   assert_failure 1
-  assert_line "error: mlaunch init did not finish within 15 s (PB_LAUNCH_TIMEOUT), stopped while at: adding shards. can take up to 30 seconds... (mlaunch retries addShard without end; the mongos log: ${RUN_DIR}/7.0.12/mongos.log)"
+  assert_line "error: mlaunch init did not finish within 10 s (PB_LAUNCH_TIMEOUT), stopped while at: adding shards. can take up to 30 seconds... (mlaunch retries addShard without end; the mongos log: ${RUN_DIR}/7.0.12/mongos.log)"
   assert_only_foreign_left
 }
