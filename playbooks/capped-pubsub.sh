@@ -143,8 +143,7 @@ stage_run() {
   pb::uri_mode && return 0
   pb::capture --dry-value 0 before mongosh "$PB_CONN_URI" --quiet --norc --eval \
     "print(db.getSiblingDB('${PB_DB_NAME}').runCommand({count: 'ticker'}).n)"
-  pb::mlaunch stop
-  pb::mlaunch start
+  pb::cluster_restart
   pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=restart "before=$(tail -n 1 <<<"$before")"
 }
 

@@ -78,25 +78,33 @@ pb::stage_header() {
 
 # A progress ticker for a background process: on a terminal one line updated
 # in place every second, elsewhere a line every PB_PROGRESS_EVERY seconds.
-# pb::progress_wait PID LABEL; returns the process's exit status.
+# pb::progress_wait PID LABEL [LIMIT]; returns the process's exit status, or
+# 124 with the process still running once it has run LIMIT seconds (the
+# caller stops it).
 PB_PROGRESS_EVERY=${PB_PROGRESS_EVERY:-30}
 pb::progress_wait() {
-  local pid="$1" label="$2" start=$SECONDS rc=0 last=$SECONDS
+  local pid="$1" label="$2" limit="${3:-}" start=$SECONDS rc=0 last=$SECONDS
   while kill -0 "$pid" 2>/dev/null; do
+    if [[ -n "$limit" ]] && ((SECONDS - start >= limit)); then
+      rc=124
+      break
+    fi
     if pb::on_terminal; then
-      printf '\r  %s ... %s ' "$label" "$(pb::elapsed "$start")" >&"$PB_FD"
+      printf '\r  %s ... %s%s ' "$label" "$(pb::elapsed "$start")" "${limit:+ (limit $(pb::elapsed $((SECONDS - limit))))}" >&"$PB_FD"
     elif ((SECONDS - last >= PB_PROGRESS_EVERY)); then
       printf '  %s: still running (%s)\n' "$label" "$(pb::elapsed "$start")" >&"$PB_FD"
       last=$SECONDS
     fi
     sleep 1
   done
-  wait "$pid" || rc=$?
+  ((rc == 124)) || wait "$pid" || rc=$?
   if pb::on_terminal; then
     printf '\r\e[K' >&"$PB_FD"
   fi
   if ((rc == 0)); then
     pb::info "  ${label}: done in $(pb::elapsed "$start")"
+  elif ((rc == 124)) && kill -0 "$pid" 2>/dev/null; then
+    pb::info "  ${label}: still running after its limit of $(pb::elapsed $((SECONDS - limit)))"
   else
     pb::info "  ${label}: failed (exit ${rc}) after $(pb::elapsed "$start")"
   fi

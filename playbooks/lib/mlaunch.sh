@@ -277,6 +277,46 @@ pb::mlaunch() {
   pb::run --progress "mlaunch ${sub}" mlaunch "$sub" "$@" --dir "$PB_CLUSTER_DIR"
 }
 
+# pb::cluster_restart: stops every process of this run's cluster and starts
+# them again (e.g. the capped-pubsub restart claim). mlaunch 1.7.2's stop
+# sends SIGTERM and returns 0.1 s later, and its start starts only the ports
+# that fail a ping; a mongod that is still shutting down first keeps its port
+# (5.0+: quiesce mode, 15 s by default on replica set members and mongos,
+# shutdownTimeoutMillisForSignaledShutdown) and then holds mongod.lock while
+# its storage engine closes, so an early start fails with "port in use" (exit
+# 48) or DBPathInUse (exit 100). Hence the wait in between: until no process
+# runs from the cluster's folder and every port is free, at most
+# PB_STOP_WAIT seconds (default 120), with progress; past that, an error that
+# names what is left.
+pb::cluster_restart() {
+  pb::mlaunch stop
+  ((PB_DRY_RUN)) || pb::_wait_cluster_stopped "${PB_STOP_WAIT:-120}"
+  pb::mlaunch start
+}
+
+# pb::_wait_cluster_stopped SECONDS: until the current cluster's processes
+# have exited and its ports are free; dies after SECONDS.
+pb::_wait_cluster_stopped() {
+  local limit="$1" start=$SECONDS last=$SECONDS pids=() busy=() port
+  while :; do
+    mapfile -t pids < <(pb::dir_pids "$PB_CLUSTER_DIR")
+    busy=()
+    while read -r port; do
+      pb::port_free "$port" || busy+=("$port")
+    done < <(pb::cluster_ports)
+    ((${#pids[@]} || ${#busy[@]})) || break
+    if ((SECONDS - start >= limit)); then
+      pb::die "the cluster did not stop within ${limit} s of mlaunch stop$( ((${#pids[@]})) && printf '; still running: pid(s) %s' "${pids[*]}")$( ((${#busy[@]})) && printf '; port(s) %s still in use' "${busy[*]}"): not starting it again (PB_STOP_WAIT sets the wait)"
+    fi
+    if ((SECONDS - last >= PB_PROGRESS_EVERY)); then
+      pb::info "  waiting for ${#pids[@]} process(es) to exit and ${#busy[@]} port(s) to be freed ($(pb::elapsed "$start"))"
+      last=$SECONDS
+    fi
+    sleep 0.5
+  done
+  pb::info "  every process of the cluster has exited ($(pb::elapsed "$start"))"
+}
+
 # pb::launch VERSION BINPATH: starts the cluster for one version in
 # PB_DIR/VERSION, registers its teardown, sets PB_CLUSTER_DIR and PB_CONN_URI.
 pb::launch() {
@@ -289,7 +329,7 @@ pb::launch() {
   PB_CLUSTER_CLEANUP_ID=$PB_LAST_CLEANUP_ID
   pb::mlaunch_init_args "$dir" "$bin"
   pb::info "launching $(pb::topology_summary), MongoDB ${version}, ports $(pb::cluster_ports | head -n 1)-$(pb::cluster_ports | tail -n 1)"
-  pb::run --progress "mlaunch init ($(pb::topology_summary))" "${PB_MLAUNCH_ARGS[@]}"
+  pb::_mlaunch_init "$dir"
   if ((!PB_DRY_RUN)); then
     PB_PROCESSES_FILE="${PB_WORK}/processes-${version}.tsv"
     pb::cluster_processes "$dir" >"$PB_PROCESSES_FILE" || true
@@ -298,6 +338,36 @@ pb::launch() {
     done <"$PB_PROCESSES_FILE"
   fi
   pb::info "connection: ${PB_CONN_URI}"
+}
+
+# The seconds mlaunch init may take: PB_LAUNCH_TIMEOUT, else 120 plus 15 per
+# process (each start waits for its port, each replica set for its
+# initiation; mlaunch's own waits are 30 s each).
+pb::launch_timeout() {
+  local n
+  n=$(pb::cluster_ports | wc -l)
+  printf '%d' "${PB_LAUNCH_TIMEOUT:-$((120 + 15 * n))}"
+}
+
+# pb::_mlaunch_init DIR: runs PB_MLAUNCH_ARGS within pb::launch_timeout.
+# mlaunch 1.7.2 retries addShard without end and prints nothing about it
+# without --verbose: past the limit mlaunch is stopped and the run ends with
+# one line saying what it was doing (its last line of output), so the
+# teardown registered by pb::launch stops what it started.
+pb::_mlaunch_init() {
+  local dir="$1" limit from rc=0 last mongos_log
+  limit=$(pb::launch_timeout)
+  from=$(($(wc -l <"$PB_LOG" 2>/dev/null || printf 0) + 1))
+  # Its lines reach the log as it prints them, not at exit (a pipe is buffered).
+  PYTHONUNBUFFERED=1 pb::run --progress "mlaunch init ($(pb::topology_summary))" --timeout "$limit" \
+    "${PB_MLAUNCH_ARGS[@]}" || rc=$?
+  ((rc == 124)) || return "$rc"
+  last=$(tail -n "+${from}" "$PB_LOG" | grep -Ev '^([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]+Z |[[:space:]]*$)' | tail -n 1)
+  if [[ "$last" == 'adding shards'* ]]; then
+    mongos_log=$(pb::_planned_processes "$dir" | awk -F'\t' '$1 == "mongos" {print $5; exit}')
+    last+=" (mlaunch retries addShard without end; the mongos log: ${mongos_log})"
+  fi
+  pb::die "mlaunch init did not finish within ${limit} s${PB_LAUNCH_TIMEOUT:+ (PB_LAUNCH_TIMEOUT)}, stopped while at: ${last:-its start (no output)}"
 }
 
 # pb::dir_pids DIR: pids of the mongod/mongos processes whose command line

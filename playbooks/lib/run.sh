@@ -57,9 +57,14 @@ pb::_spawn() {
 }
 
 pb::_wait_child() {
-  local progress="$1" rc=0
+  local progress="$1" limit="${2:-}" rc=0
   if [[ -n "$progress" ]]; then
-    pb::progress_wait "$PB_CHILD_PID" "$progress" || rc=$?
+    pb::progress_wait "$PB_CHILD_PID" "$progress" "$limit" || rc=$?
+    if ((rc == 124)) && [[ -n "$limit" ]]; then
+      pb::_to_log "stopping it: its time limit of ${limit} s is over"
+      pb::stop_child
+      return 124
+    fi
   else
     wait "$PB_CHILD_PID" || rc=$?
   fi
@@ -103,18 +108,22 @@ pb::_show_failure_tail() {
   fi
 }
 
-# pb::run [--read-only] [--progress LABEL] [--quiet] COMMAND [ARG...]
+# pb::run [--read-only] [--progress LABEL [--timeout SECONDS]] [--quiet] COMMAND [ARG...]
 #   --read-only      it changes nothing: run it with --dry-run too
 #   --progress LABEL long step: output goes to the run log, a ticker shows time
+#   --timeout SECS   with --progress: past SECS its process group is stopped and
+#                    pb::run returns 124 without a failure message (the caller
+#                    says what was stuck)
 #   --quiet          output goes to the run log only
 # Returns the command's exit status (a failure stops the playbook unless the
 # call is tested, as in `if pb::run ...`).
 pb::run() {
-  local read_only=0 progress='' mode=live rc=0
+  local read_only=0 progress='' limit='' mode=live rc=0
   while (($#)); do
     case "$1" in
       --read-only) read_only=1 ;;
       --progress) progress="$2"; mode=log; shift ;;
+      --timeout) limit="$2"; shift ;;
       --quiet) mode=log ;;
       *) break ;;
     esac
@@ -126,9 +135,9 @@ pb::run() {
     return 0
   fi
   pb::_spawn "$mode" "$@"
-  pb::_wait_child "$progress" || rc=$?
+  pb::_wait_child "$progress" "$limit" || rc=$?
   pb::_note_status "$rc" "$@"
-  if ((rc != 0)) && [[ "$mode" == log ]]; then
+  if ((rc != 0 && !(rc == 124 && ${#limit}))) && [[ "$mode" == log ]]; then
     pb::_show_failure_tail "$rc" "$@"
   fi
   return "$rc"

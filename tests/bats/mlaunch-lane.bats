@@ -182,3 +182,57 @@ start_old_standin() {
   assert_success
   assert_line 'writable=true'
 }
+
+# lane_cluster ARG...: this test's cluster launched the way a playbook does
+# (pb::launch), topology from PB_* assignments given as arguments.
+lane_cluster() {
+  load_framework
+  # shellcheck disable=SC2034 # read by the framework
+  PB_PORT=$PORT PB_DIR=$RUN_DIR PB_PROGRESS_EVERY=5
+  local a
+  for a in "$@"; do
+    printf -v "${a%%=*}" '%s' "${a#*=}"
+  done
+  pb::launch 7.0.12 "${LANE}/bin"
+}
+
+# Kind and status of every process of the cluster, one line each.
+cluster_statuses() {
+  pb::cluster_processes "$PB_CLUSTER_DIR" | grep -v '^\$ ' | cut -f 1,4
+}
+
+@test "lane: a restart waits until every member has exited and freed its port, then starts them all" {
+  # Members that take longer to stop than mlaunch takes to start (real ones
+  # quiesce 15 s, then close their storage engine).
+  STANDIN_QUIESCE_SECONDS=4 STANDIN_SHUTDOWN_SECONDS=2 lane_cluster PB_TOPOLOGY=replset PB_NODES=2
+  run pb::cluster_restart
+  assert_success
+  run cluster_statuses
+  assert_success
+  assert_output "$(printf 'replset member\trunning\nreplset member\trunning')"
+  # Not under test here: SIGKILL saves the slow stop.
+  PB_FORCE=1 run pb::cluster_teardown "$PB_CLUSTER_DIR"
+  assert_success
+  assert_equal "$(standins_left)" 0
+}
+
+@test "lane: a restart whose members do not exit in time fails with one line naming them, and starts nothing" {
+  # A member that stays in quiesce, its port open, for longer than the wait.
+  STANDIN_QUIESCE_SECONDS=30 lane_cluster PB_TOPOLOGY=replset PB_NODES=1
+  PB_STOP_WAIT=1 run pb::cluster_restart
+  assert_failure
+  assert_line --regexp "^error: the cluster did not stop within 1 s of mlaunch stop; still running: pid\(s\) [0-9]+; port\(s\) ${PORT} still in use: not starting it again \(PB_STOP_WAIT sets the wait\)$"
+  refute_line --partial '$ mlaunch start'
+  PB_FORCE=1 run pb::cluster_teardown "$PB_CLUSTER_DIR"
+  assert_success
+}
+
+@test "lane: a sharded launch whose addShard never succeeds stops at its time limit with one line naming what mlaunch was doing, and tears down" {
+  # mlaunch 1.7.2 retries addShard without end and prints nothing about it.
+  run timeout 90 env STANDIN_REFUSE_ADDSHARD=1 PB_LAUNCH_TIMEOUT=10 "${LANE}/lane-lab.sh" --binarypath "${LANE}/bin" \
+    --dir "$RUN_DIR" --port "$PORT" --report-dir "${BATS_TEST_TMPDIR}/report" \
+    --topology sharded --shards 1 --nodes 1 --config-servers 1 --mongos 1
+  assert_failure 1
+  assert_line "error: mlaunch init did not finish within 10 s (PB_LAUNCH_TIMEOUT), stopped while at: adding shards. can take up to 30 seconds... (mlaunch retries addShard without end; the mongos log: ${RUN_DIR}/7.0.12/mongos.log)"
+  assert_only_foreign_left
+}
