@@ -29,6 +29,8 @@ source "${PB_LIB}/run.sh"
 source "${PB_LIB}/cleanup.sh"
 # shellcheck source=playbooks/lib/m.sh
 source "${PB_LIB}/m.sh"
+# shellcheck source=playbooks/lib/platform.sh
+source "${PB_LIB}/platform.sh"
 # shellcheck source=playbooks/lib/mlaunch.sh
 source "${PB_LIB}/mlaunch.sh"
 # shellcheck source=playbooks/lib/preflight.sh
