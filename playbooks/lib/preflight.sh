@@ -179,8 +179,12 @@ pb::_check_binaries() {
     fi
     got=$PB_M_RESULT
     if ! pb::m_ensure "$got"; then
-      pb::preflight_fail "MongoDB ${got}: ${PB_M_ERROR}" \
-        "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment"
+      if [[ -n "$PB_M_FIX" ]]; then
+        pb::preflight_fail "$PB_M_ERROR" "$PB_M_FIX"
+      else
+        pb::preflight_fail "MongoDB ${got}: ${PB_M_ERROR}" \
+          "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment"
+      fi
       continue
     fi
     PB_RESOLVED+=("$got")
@@ -188,6 +192,31 @@ pb::_check_binaries() {
     pb::_check_m_binaries_run "$got" "$PB_M_RESULT" || continue
     pb::preflight_ok "MongoDB ${got}${want:+ (asked for ${want})}: ${PB_BINPATHS[-1]}"
   done
+}
+
+# Without --mongodb-version, the playbook's defaults that cannot run here
+# (platform.sh) are left out before anything is resolved or downloaded,
+# each with why and what it was there to show (PB_DEFAULT_VERSION_ROLE);
+# when none can run, they all stay and fail preflight one by one.
+pb::_runnable_defaults() {
+  local v kept=() dropped=() line
+  [[ -z "$PB_BINARYPATH" ]] && ! pb::given --mongodb-version || return 0
+  for v in "${PB_VERSIONS[@]}"; do
+    if pb::platform_runs "$v"; then
+      kept+=("$v")
+    else
+      line="${v} left out of the default versions (${PB_VERSION_LIST}): ${PB_PLATFORM_WHY}"
+      [[ -z "${PB_DEFAULT_VERSION_ROLE[$v]:-}" ]] || line+="; it was there for ${PB_DEFAULT_VERSION_ROLE[$v]}"
+      dropped+=("${line}. To include it, ${PB_PLATFORM_FIX%% or pass *}")
+    fi
+  done
+  ((${#dropped[@]} && ${#kept[@]})) || return 0
+  PB_VERSIONS=("${kept[@]}")
+  for line in "${dropped[@]}"; do
+    pb::warn "$line"
+    pb::note "MongoDB ${line}"
+  done
+  pb::info "  running $(IFS=,; printf '%s' "${kept[*]}") (the defaults that run on ${PB_PLATFORM_LABEL})"
 }
 
 # What to do when a version's binaries do not start here.
@@ -354,6 +383,8 @@ pb::preflight() {
     uri) command -v mongosh >/dev/null 2>&1 && pb::_check_uri ;;
     single|replset|sharded)
       pb::_check_dirs
+      pb::platform_detect
+      pb::_runnable_defaults
       if command -v m >/dev/null 2>&1 || [[ -n "$PB_BINARYPATH" ]]; then
         pb::_check_binaries
       else

@@ -131,3 +131,28 @@ build_of() {
   assert_equal "$PB_PLATFORM_WHY" "MongoDB 5.0 cannot run on Debian 12 without OpenSSL 1.1 (m would install its debian11 build, which links libssl.so.1.1; Debian 12 ships OpenSSL 3)"
   assert_regex "$PB_PLATFORM_FIX" 'or pass --mongodb-version 6\.0$'
 }
+
+# --- preflight: the answer comes before m downloads anything
+
+@test "preflight: 4.4 on Ubuntu 24.04 without OpenSSL 1.1 stops with exit 3 before m downloads it" {
+  persona Ubuntu 24.04
+  use_fake_m
+  PB_ROOT=$DBA_LAB_ROOT
+  [[ ! -e "$(pb::tools_lib)/libssl.so.1.1" ]] || skip "this checkout's .tools/lib holds OpenSSL 1.1"
+  FAKE_MONGOD="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11/mongod" FAKE_M_INSTALL_WORKS=1 FAKE_M_RELEASES="4.4.29 8.0.4" \
+    run --separate-stderr "$DEMO" --mongodb-version 4.4 --topology single \
+    --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_failure 3
+  assert_regex "$stderr" '  - MongoDB 4\.4\.29 cannot run on Ubuntu 24\.04 without OpenSSL 1\.1 \(m would install its ubuntu2004 build, which links libssl\.so\.1\.1; Ubuntu 24\.04 ships OpenSSL 3\): run \./setup/libssl11\.sh \(it puts OpenSSL 1\.1 into \.tools/lib, for the servers only\) or pass --mongodb-version 6\.0'
+  run -0 cat "$FAKE_M_LOG"
+  refute_line '4.4.29'
+  [[ ! -e "${M_PREFIX}/m/versions/4.4.29" ]]
+}
+
+@test "preflight: a version already installed is judged by its binary, not by the table" {
+  persona Ubuntu 24.04
+  use_fake_m
+  fake_m_installed 4.4.29
+  run -0 "$DEMO" --dry-run --mongodb-version 4.4.29 --topology single --dir "${BATS_TEST_TMPDIR}/data"
+  assert_line --partial "ok   MongoDB 4.4.29 (asked for 4.4.29): ${M_PREFIX}/m/versions/4.4.29/bin"
+}
