@@ -125,7 +125,8 @@ pb::binary_runs() {
   PB_M_RESULT=''
   PB_M_ERROR=''
   [[ -f "$PB_LOG" ]] && seen=$(wc -l <"$PB_LOG")
-  pb::capture --read-only out "$bin" --version || rc=$?
+  pb::server_env "$bin"
+  pb::capture --read-only out "${PB_SERVER_ENV[@]}" "$bin" --version || rc=$?
   if ((rc == 0)); then
     PB_M_RESULT=$out
     return 0
