@@ -5,6 +5,7 @@
 # OpenSSL 1.1 comes from ./setup/libssl11.sh. Steps are read with PyYAML and
 # the guard step is run on a scratch checkout (GITHUB_WORKSPACE).
 
+# shellcheck disable=SC2016 # ${{ ... }} is GitHub's syntax, compared as written
 bats_require_minimum_version 1.5.0
 
 WORKFLOW=.github/workflows/real-mongodb.yml
