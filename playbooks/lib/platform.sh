@@ -28,18 +28,20 @@ PB_PLATFORM_WHY=''      # why a version cannot run here, one line
 PB_PLATFORM_FIX=''      # what to do about it
 
 # m's candidate builds per platform, in the order m tries them, AS SETUP
-# PATCHES m: Debian 12 and newer first try the debian12 build, then the
-# Ubuntu 22.04 build (OpenSSL 3, runs on Debian 12), then m 1.10.0's own
-# debian11 debian10 debian92. Every other line is m 1.10.0's
-# (node_modules/m/bin/m, get_distro_and_arch); this is the one place the
-# framework assumes them.
+# PATCHES m (setup/m-1.10.0.patch): every Debian that m 1.10.0 sends to
+# "debian11 debian10 debian92" (12, 13, testing) first tries the debian12
+# build, then the Ubuntu 22.04 build (OpenSSL 3, runs on Debian 12). Every
+# other line is m 1.10.0's (node_modules/m/bin/m, get_distro_and_arch);
+# this is the one place the framework assumes them.
 pb::_m_candidates() {
   case "$1" in
+    debian-6*) ;;
+    debian-7*) printf 'debian71' ;;
+    debian-8*) printf 'debian81 debian71' ;;
     debian-9*) printf 'debian92 debian81' ;;
     debian-10*) printf 'debian10 debian92' ;;
     debian-11*) printf 'debian11 debian92' ;;
-    debian-1[2-9]* | debian-testing | debian-) printf 'debian12 ubuntu2204 debian11 debian10 debian92' ;;
-    debian-*) printf 'debian11 debian10 debian92' ;;
+    debian-*) printf 'debian12 ubuntu2204 debian11 debian10 debian92' ;;
     ubuntu-18*) printf 'ubuntu1804 ubuntu1604' ;;
     ubuntu-20*) printf 'ubuntu2004 ubuntu1804' ;;
     ubuntu-22*) printf 'ubuntu2204 ubuntu2004 ubuntu1804' ;;

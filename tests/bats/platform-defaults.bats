@@ -26,7 +26,7 @@ plan() {
 LIBSSL_FIX='To include it, run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .tools/lib, for the servers only)'
 
 @test "Ubuntu 24.04: array-push-oplog defaults to 8.0 and says 4.4 (the \$v:1 side) needs OpenSSL 1.1" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   plan array-push-oplog
   assert_equal "$planned" "8.0.4"
   assert_equal "$stderr" "warning: 4.4 left out of the default versions (4.4,8.0): MongoDB 4.4 cannot run on Ubuntu 24.04 without OpenSSL 1.1 (m would install its ubuntu2004 build, which links libssl.so.1.1; Ubuntu 24.04 ships OpenSSL 3); it was there for the \$v:1 update entries (3.6-4.4: a \$set of a position or of the whole array) beside the \$v:2 diffs of 8.0. ${LIBSSL_FIX}"
@@ -34,14 +34,14 @@ LIBSSL_FIX='To include it, run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .to
 }
 
 @test "Ubuntu 24.04: capped-pubsub defaults to 8.0 and says 5.0 (growth refused) needs OpenSSL 1.1" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   plan capped-pubsub
   assert_equal "$planned" "8.0.4"
   assert_regex "$stderr" '^warning: 5\.0 left out of the default versions \(5\.0,8\.0\): MongoDB 5\.0 cannot run on Ubuntu 24\.04 without OpenSSL 1\.1 \(m would install its ubuntu2004 build.*; it was there for the side where a capped document cannot grow'
 }
 
 @test "Ubuntu 24.04: routing-refresh keeps its defaults 6.0 and 8.0 and says nothing" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   plan routing-refresh
   assert_equal "$planned" "6.0.20,8.0.4"
   refute_output --partial 'left out'
@@ -49,35 +49,35 @@ LIBSSL_FIX='To include it, run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .to
 }
 
 @test "Ubuntu 22.04: array-push-oplog defaults to 8.0 and says 4.4 needs OpenSSL 1.1" {
-  persona Ubuntu 22.04
+  use_platform ubuntu-22.04
   plan array-push-oplog
   assert_equal "$planned" "8.0.4"
   assert_regex "$stderr" '^warning: 4\.4 left out of the default versions \(4\.4,8\.0\): MongoDB 4\.4 cannot run on Ubuntu 22\.04 without OpenSSL 1\.1 \(m would install its ubuntu2004 build'
 }
 
 @test "Debian 12: array-push-oplog defaults to 8.0 and says 4.4 would be the Debian 10 build" {
-  persona Debian 12
+  use_platform debian-12
   plan array-push-oplog
   assert_equal "$planned" "8.0.4"
   assert_regex "$stderr" '^warning: 4\.4 left out of the default versions \(4\.4,8\.0\): MongoDB 4\.4 cannot run on Debian 12 without OpenSSL 1\.1 \(m would install its debian10 build'
 }
 
 @test "Debian 12: routing-refresh keeps 6.0 (the Ubuntu 22.04 build) and 8.0" {
-  persona Debian 12
+  use_platform debian-12
   plan routing-refresh
   assert_equal "$planned" "6.0.20,8.0.4"
   assert_equal "$stderr" ""
 }
 
 @test "Ubuntu 20.04 (OpenSSL 1.1 installed): array-push-oplog keeps 4.4 and 8.0 and says nothing" {
-  persona Ubuntu 20.04 openssl11
+  use_platform ubuntu-20.04
   plan array-push-oplog
   assert_equal "$planned" "4.4.29,8.0.4"
   assert_equal "$stderr" ""
 }
 
 @test "Ubuntu 24.04: an explicit --mongodb-version 4.4 is not dropped: preflight refuses it and names the fix" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   run --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --mongodb-version 4.4,8.0 \
     --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${BATS_TEST_TMPDIR}/report" --port 31500
   assert_failure 3

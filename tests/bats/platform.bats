@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # Which build m would fetch, and whether it can start here, before any
 # download (playbooks/lib/platform.sh, docs/platforms.md). The platform comes
-# from a persona (tests/bats/platform_helper.bash): uname, lsb_release and
-# ldconfig first on PATH, as m reads them.
+# from a persona (tests/fixtures/personas: uname and lsb_release first on PATH,
+# as m reads them) with an ldconfig that lists its OpenSSL (platform_helper.bash).
 
 # shellcheck disable=SC2030,SC2031,SC2034 # each test changes PATH for itself; PB_* globals are the framework's
 bats_require_minimum_version 1.5.0
@@ -82,21 +82,27 @@ build_of() {
 }
 
 @test "detect: reads lsb_release as m does (Ubuntu 24.04 persona)" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   pb::platform_detect
   assert_equal "$PB_PLATFORM_OS $PB_PLATFORM_ARCH $PB_PLATFORM_DISTRO" "linux x86_64 ubuntu-24.04"
   assert_equal "$PB_PLATFORM_LABEL" "Ubuntu 24.04"
 }
 
-@test "detect: Debian's point release keeps m's key and shows the major version" {
-  persona Debian 12.11
+@test "detect: Debian 12 persona: m's key debian-12, shown as Debian 12" {
+  use_platform debian-12
   pb::platform_detect
-  assert_equal "$PB_PLATFORM_DISTRO" "debian-12.11"
-  assert_equal "$PB_PLATFORM_LABEL" "Debian 12"
+  assert_equal "$PB_PLATFORM_DISTRO $PB_PLATFORM_LABEL" "debian-12 Debian 12"
+}
+
+@test "detect: macOS is not predicted (m fetches its macOS build, which links no OpenSSL 1.1)" {
+  use_persona macos-arm64
+  pb::platform_detect
+  assert_equal "$PB_PLATFORM_OS" osx
+  run -0 pb::platform_runs 4.4
 }
 
 @test "runs: 4.4 on Ubuntu 24.04 without OpenSSL 1.1 is refused with the fix" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   pb::platform_detect
   run -1 pb::platform_runs 4.4
   pb::platform_runs 4.4 || true
@@ -105,19 +111,19 @@ build_of() {
 }
 
 @test "runs: 8.0 on Ubuntu 24.04 runs" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   pb::platform_detect
   run -0 pb::platform_runs 8.0
 }
 
 @test "runs: 4.4 on Ubuntu 20.04 runs (the loader knows OpenSSL 1.1)" {
-  persona Ubuntu 20.04 openssl11
+  use_platform ubuntu-20.04
   pb::platform_detect
   run -0 pb::platform_runs 4.4
 }
 
 @test "runs: 4.4 on Ubuntu 24.04 runs once .tools/lib holds OpenSSL 1.1" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   pb::platform_detect
   mkdir -p "${PB_ROOT}/.tools/lib"
   touch "${PB_ROOT}/.tools/lib/libssl.so.1.1" "${PB_ROOT}/.tools/lib/libcrypto.so.1.1"
@@ -125,7 +131,7 @@ build_of() {
 }
 
 @test "runs: 5.0 on Debian 12 suggests 6.0, the oldest series that runs there as it is" {
-  persona Debian 12
+  use_platform debian-12
   pb::platform_detect
   pb::platform_runs 5.0 || true
   assert_equal "$PB_PLATFORM_WHY" "MongoDB 5.0 cannot run on Debian 12 without OpenSSL 1.1 (m would install its debian11 build, which links libssl.so.1.1; Debian 12 ships OpenSSL 3)"
@@ -135,7 +141,7 @@ build_of() {
 # --- preflight: the answer comes before m downloads anything
 
 @test "preflight: 4.4 on Ubuntu 24.04 without OpenSSL 1.1 stops with exit 3 before m downloads it" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   use_fake_m
   PB_ROOT=$DBA_LAB_ROOT
   [[ ! -e "$(pb::tools_lib)/libssl.so.1.1" ]] || skip "this checkout's .tools/lib holds OpenSSL 1.1"
@@ -150,7 +156,7 @@ build_of() {
 }
 
 @test "preflight: a version already installed is judged by its binary, not by the table" {
-  persona Ubuntu 24.04
+  use_platform ubuntu-24.04
   use_fake_m
   fake_m_installed 4.4.29
   run -0 "$DEMO" --dry-run --mongodb-version 4.4.29 --topology single --dir "${BATS_TEST_TMPDIR}/data"

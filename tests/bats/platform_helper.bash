@@ -1,40 +1,25 @@
 # shellcheck shell=bash
-# Platform personas for the tests of playbooks/lib/platform.sh: commands first
-# on PATH that answer as m's platform detection asks (uname, lsb_release) and
-# an ldconfig whose cache lists OpenSSL 1.1 or not.
+# use_platform NAME: the platform persona NAME (tests/fixtures/personas,
+# persona_helper.bash), plus an ldconfig first on PATH whose cache lists the
+# OpenSSL that persona ships (PERSONA_OPENSSL): playbooks/lib/platform.sh asks
+# the loader's cache whether OpenSSL 1.1 is there, and the host's answer must
+# not leak into the persona.
+load persona_helper
 
-# persona ID RELEASE [openssl11]: this test's PATH starts with the persona.
-# `openssl11` makes the loader's cache list libssl.so.1.1 and libcrypto.so.1.1
-# (Ubuntu 20.04, Debian 11); without it, only OpenSSL 3.
-persona() {
-  local id="$1" release="$2" ssl="${3:-}" dir="${BATS_TEST_TMPDIR}/persona"
+use_platform() {
+  local name="$1" dir="${BATS_TEST_TMPDIR}/ldconfig-bin" PERSONA_OPENSSL=''
+  use_persona "$name"
+  # shellcheck source=tests/fixtures/personas/ubuntu-24.04/persona
+  source "${PERSONAS_DIR}/${name}/persona"
   mkdir -p "$dir"
-  cat >"${dir}/uname" <<SH
-#!/usr/bin/env bash
-case "\${1:-}" in
-  -m) echo x86_64 ;;
-  '') echo Linux ;;
-  *) exec /usr/bin/uname "\$@" ;;
-esac
-SH
-  cat >"${dir}/lsb_release" <<SH
-#!/usr/bin/env bash
-case "\${1:-}" in
-  -si) echo '${id}' ;;
-  -sr) echo '${release}' ;;
-  *) echo 'No LSB modules are available.' ;;
-esac
-SH
   {
     printf '#!/usr/bin/env bash\n'
-    printf 'echo "3 libs found in cache \\`/etc/ld.so.cache'"'"'"\n'
-    printf 'echo "	libssl.so.3 (libc6,x86-64) => /lib/x86_64-linux-gnu/libssl.so.3"\n'
-    printf 'echo "	libcrypto.so.3 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcrypto.so.3"\n'
-    if [[ "$ssl" == openssl11 ]]; then
-      printf 'echo "	libssl.so.1.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libssl.so.1.1"\n'
-      printf 'echo "	libcrypto.so.1.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcrypto.so.1.1"\n'
+    printf 'printf "%%s\\n" "libs found in cache \\`/etc/ld.so.cache'"'"'"\n'
+    printf 'printf "\\t%%s\\n" "libssl.so.3 (libc6,x86-64) => /lib/x86_64-linux-gnu/libssl.so.3" "libcrypto.so.3 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcrypto.so.3"\n'
+    if [[ "$PERSONA_OPENSSL" == 1.1 ]]; then
+      printf 'printf "\\t%%s\\n" "libssl.so.1.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libssl.so.1.1" "libcrypto.so.1.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcrypto.so.1.1"\n'
     fi
   } >"${dir}/ldconfig"
-  chmod +x "${dir}/uname" "${dir}/lsb_release" "${dir}/ldconfig"
+  chmod +x "${dir}/ldconfig"
   export PATH="${dir}:${PATH}"
 }
