@@ -167,14 +167,15 @@ pb::tools_lib() {
   printf '%s/.tools/lib' "$PB_ROOT"
 }
 
-# OpenSSL 1.1 can be loaded here: in .tools/lib (setup/libssl11.sh) or known
-# to the loader (ldconfig -p, as on Ubuntu 20.04 and Debian 11).
+# OpenSSL 1.1 can be loaded here: in .tools/lib (setup/libssl11.sh), in a
+# folder of the user's LD_LIBRARY_PATH, or known to the loader's cache
+# (ldconfig -p, as on Ubuntu 20.04 and Debian 11).
 pb::openssl11_available() {
-  local lib ldconfig cache=''
-  lib=$(pb::tools_lib)
-  if [[ -f "${lib}/libssl.so.1.1" && -f "${lib}/libcrypto.so.1.1" ]]; then
-    return 0
-  fi
+  local lib ldconfig cache='' dirs=()
+  IFS=: read -r -a dirs <<<"${LD_LIBRARY_PATH:-}"
+  for lib in "$(pb::tools_lib)" "${dirs[@]}"; do
+    [[ -n "$lib" && -f "${lib}/libssl.so.1.1" && -f "${lib}/libcrypto.so.1.1" ]] && return 0
+  done
   ldconfig=$(command -v ldconfig || printf /sbin/ldconfig)
   [[ -x "$ldconfig" ]] && cache=$("$ldconfig" -p 2>/dev/null || true)
   [[ "$cache" == *"libssl.so.1.1 "* && "$cache" == *"libcrypto.so.1.1 "* ]]

@@ -130,6 +130,15 @@ build_of() {
   run -0 pb::platform_runs 4.4
 }
 
+@test "runs: 4.4 on Ubuntu 24.04 runs when the user's LD_LIBRARY_PATH holds OpenSSL 1.1" {
+  use_platform ubuntu-24.04
+  pb::platform_detect
+  mkdir -p "${BATS_TEST_TMPDIR}/own-ssl"
+  touch "${BATS_TEST_TMPDIR}/own-ssl/libssl.so.1.1" "${BATS_TEST_TMPDIR}/own-ssl/libcrypto.so.1.1"
+  LD_LIBRARY_PATH="/nonexistent:${BATS_TEST_TMPDIR}/own-ssl" run -0 pb::platform_runs 4.4
+  LD_LIBRARY_PATH="/nonexistent" run -1 pb::platform_runs 4.4
+}
+
 @test "runs: 5.0 on Debian 12 suggests 6.0, the oldest series that runs there as it is" {
   use_platform debian-12
   pb::platform_detect
