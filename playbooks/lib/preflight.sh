@@ -152,7 +152,7 @@ pb::_check_binaries() {
     fi
     if ! pb::mongod_version "$PB_BINARYPATH"; then
       pb::preflight_fail "$PB_M_ERROR" \
-        "give the bin folder of a MongoDB server build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or let m install a version whose build runs here (--mongodb-version)"
+        "give the bin folder of a MongoDB server build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or let m install a version whose build runs here (--mongodb-version)$(pb::_openssl11_fix)"
       PB_RESOLVED=(unknown)
       PB_BINPATHS=("$PB_BINARYPATH")
       return 0
@@ -221,7 +221,14 @@ pb::_runnable_defaults() {
 
 # What to do when a version's binaries do not start here.
 pb::_no_build_fix() {
-  printf '%s' "use --binarypath DIR with a MongoDB ${1} build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or choose a --mongodb-version whose build runs here"
+  printf '%s' "use --binarypath DIR with a MongoDB ${1} build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or choose a --mongodb-version whose build runs here$(pb::_openssl11_fix)"
+}
+
+# ", or run ./setup/libssl11.sh ..." when the loader's refusal (PB_M_ERROR)
+# was OpenSSL 1.1: that build starts once .tools/lib holds it.
+pb::_openssl11_fix() {
+  [[ "$PB_M_ERROR" == *"libcrypto.so.1.1"* || "$PB_M_ERROR" == *"libssl.so.1.1"* ]] || return 0
+  printf ', or run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .tools/lib, for the servers only)'
 }
 
 # pb::_check_m_binaries_run X.Y.Z BINDIR: the binaries m installed start on

@@ -171,3 +171,20 @@ build_of() {
   run -0 "$DEMO" --dry-run --mongodb-version 4.4.29 --topology single --dir "${BATS_TEST_TMPDIR}/data"
   assert_line --partial "ok   MongoDB 4.4.29 (asked for 4.4.29): ${M_PREFIX}/m/versions/4.4.29/bin"
 }
+
+@test "preflight: an installed build the loader refuses for OpenSSL 1.1 names ./setup/libssl11.sh too" {
+  use_platform ubuntu-24.04
+  use_fake_m
+  FAKE_MONGOD="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11/mongod" fake_m_installed 4.4.29
+  run --separate-stderr "$DEMO" --mongodb-version 4.4.29 --topology single \
+    --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_failure 3
+  assert_regex "$stderr" 'cannot find libcrypto\.so\.1\.1 .*, or run \./setup/libssl11\.sh \(it puts OpenSSL 1\.1 into \.tools/lib, for the servers only\)$'
+}
+
+@test "preflight: a --binarypath build the loader refuses for OpenSSL 1.1 names ./setup/libssl11.sh too" {
+  run --separate-stderr "$DEMO" --binarypath "${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11" --topology single \
+    --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_failure 3
+  assert_regex "$stderr" 'cannot find libcrypto\.so\.1\.1 .*, or run \./setup/libssl11\.sh \(it puts OpenSSL 1\.1 into \.tools/lib, for the servers only\)$'
+}
