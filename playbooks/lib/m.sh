@@ -121,12 +121,12 @@ pb::m_ensure() {
 # libraries: libcrypto.so.1.1: cannot open shared object file: No such file or
 # directory" and exits 127 (tests/fixtures/fake-server/README.md).
 pb::binary_runs() {
-  local bin="$1" out='' rc=0 said='' lib seen=0
+  local bin="$1" out='' rc=0 said='' lib seen=0 env=()
   PB_M_RESULT=''
   PB_M_ERROR=''
   [[ -f "$PB_LOG" ]] && seen=$(wc -l <"$PB_LOG")
-  pb::server_env "$bin"
-  pb::capture --read-only out "${PB_SERVER_ENV[@]}" "$bin" --version || rc=$?
+  pb::server_env env "$bin"
+  pb::capture --read-only out "${env[@]}" "$bin" --version || rc=$?
   if ((rc == 0)); then
     PB_M_RESULT=$out
     return 0

@@ -90,7 +90,7 @@ pb::cluster_uri() {
 pb::mlaunch_init_args() {
   local dir="$1" bin="$2"
   # OpenSSL 1.1 from .tools/lib for builds that link it (platform.sh).
-  pb::server_env "$bin"
+  pb::server_env PB_SERVER_ENV "$bin"
   PB_MLAUNCH_ARGS=("${PB_SERVER_ENV[@]}" mlaunch init)
   case "$PB_TOPOLOGY" in
     single) PB_MLAUNCH_ARGS+=(--single) ;;

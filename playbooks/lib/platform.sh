@@ -223,19 +223,22 @@ pb::_runnable_series_near() {
   printf '%s' "$older"
 }
 
-# pb::server_env BINARY: PB_SERVER_ENV = the prefix that starts BINARY (or
-# the servers of its folder, through mlaunch, which passes its environment
-# on to them) with the OpenSSL 1.1 of .tools/lib: `env LD_LIBRARY_PATH=...`
-# when setup/libssl11.sh put it there and the build names libssl.so.1.1;
-# else empty. Nothing else (mongosh, mlaunch's Python) gets the variable.
+# pb::server_env VAR BINARY: VAR (an array) = the prefix that starts BINARY
+# (or the servers of its folder, through mlaunch, which passes its
+# environment on to them) with the OpenSSL 1.1 of .tools/lib:
+# `env LD_LIBRARY_PATH=...` when setup/libssl11.sh put it there and the build
+# names libssl.so.1.1; else empty. Nothing else (mongosh, mlaunch's Python
+# imports) needs the variable. PB_SERVER_ENV is the launched cluster's, for
+# pb::mlaunch start/restart.
 PB_SERVER_ENV=()
 pb::server_env() {
-  local bin="$1" lib
+  local -n _pb_env="$1"
+  local bin="$2" lib
   [[ -d "$bin" ]] && bin="${bin}/mongod"
   lib=$(pb::tools_lib)
-  PB_SERVER_ENV=()
+  _pb_env=()
   [[ -f "${lib}/libssl.so.1.1" && -f "$bin" ]] || return 0
   # The name sits in the build's dynamic section: a read of the file, no loader.
   grep -qaF libssl.so.1.1 "$bin" || grep -qaF libcrypto.so.1.1 "$bin" || return 0
-  PB_SERVER_ENV=(env "LD_LIBRARY_PATH=${lib}${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}")
+  _pb_env=(env "LD_LIBRARY_PATH=${lib}${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}")
 }

@@ -114,6 +114,9 @@ make_package() {
   PB_ROOT=$CHECKOUT PB_TOPOLOGY=single PB_PORT=31600 PB_MONGOD_ARGS=()
   pb::mlaunch_init_args "${BATS_TEST_TMPDIR}/data" "$(dirname "$PROGRAM")"
   assert_equal "${PB_MLAUNCH_ARGS[*]:0:3}" "env LD_LIBRARY_PATH=${CHECKOUT}/.tools/lib${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}} mlaunch"
+  # pb::mlaunch start/restart keep the launched cluster's environment, whatever runs between.
+  pb::binary_runs "${FAKE_BIN}/mongod"
+  assert_equal "${PB_SERVER_ENV[*]}" "env LD_LIBRARY_PATH=${CHECKOUT}/.tools/lib${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}"
   pb::mlaunch_init_args "${BATS_TEST_TMPDIR}/data" "$FAKE_BIN"
   assert_equal "${PB_MLAUNCH_ARGS[*]:0:2}" "mlaunch init"
 }
