@@ -86,3 +86,17 @@ LIBSSL_FIX='To include it, run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .to
   run -0 cat "$FAKE_M_LOG"
   refute_line '4.4.29'
 }
+
+@test "Debian 12: capped-pubsub defaults to 8.0 and says 5.0 would be the Debian 11 build" {
+  use_platform debian-12
+  plan capped-pubsub
+  assert_equal "$planned" "8.0.4"
+  assert_regex "$stderr" '^warning: 5\.0 left out of the default versions \(5\.0,8\.0\): MongoDB 5\.0 cannot run on Debian 12 without OpenSSL 1\.1 \(m would install its debian11 build'
+}
+
+@test "macOS arm64: array-push-oplog keeps 4.4 and 8.0 (m's macOS builds link no OpenSSL 1.1) and says nothing" {
+  use_persona macos-arm64
+  plan array-push-oplog
+  assert_equal "$planned" "4.4.29,8.0.4"
+  assert_equal "$stderr" ""
+}
