@@ -20,6 +20,7 @@ set-one, per-second (the fix).
 Defaults: 4.4 (\$v:1 update entries) and 8.0 (\$v:2 diffs); 3 data nodes, the article's topology
 (a primary and two secondaries; --nodes 2 is the least that replicates)."
 PB_DEFAULT_VERSIONS=4.4,8.0
+PB_DEFAULT_VERSION_ROLE[4.4]="the \$v:1 update entries (3.6-4.4: a \$set of a position or of the whole array) beside the \$v:2 diffs of 8.0"
 PB_TOPOLOGY=replset
 PB_URI_NEEDS=replset
 PB_URI_NEEDS_WHY="it measures every update in the oplog, which only replica set members keep"

@@ -25,6 +25,7 @@ sharded (--sharded, or --uri to a mongos); CPU grows markedly with listeners (fi
 Capped collections replicate like any other: on the default replica set of one node the
 lab counts the topic's inserts in the oplog."
 PB_DEFAULT_VERSIONS=5.0,8.0
+PB_DEFAULT_VERSION_ROLE[5.0]='the side where a capped document cannot grow (before 5.3), next to 8.0 where it can'
 PB_TOPOLOGY=replset
 PB_NODES=1
 PB_SHARDS=1

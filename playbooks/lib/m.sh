@@ -28,6 +28,7 @@ pb::_m_cmd() {
 # which must not happen in a $(...) subshell) and explain failures in PB_M_ERROR.
 PB_M_RESULT=''
 PB_M_ERROR=''
+PB_M_FIX=''   # what to do, when the failure has a better answer than the caller's
 
 # pb::m_resolve VERSION: PB_M_RESULT=X.Y.Z for X.Y (the newest installed patch,
 # else the newest release m knows of), or X.Y.Z unchanged.
@@ -79,11 +80,20 @@ pb::m_binpath() {
 }
 
 # pb::m_ensure X.Y.Z: PB_M_RESULT=the bin folder, installing the version when
-# absent. With --dry-run the install is only shown; the folder is m's.
+# absent and its build can start here. With --dry-run the install is only
+# shown; the folder is m's.
 pb::m_ensure() {
   local version="$1" cmd=()
+  PB_M_FIX=''
   if pb::m_binpath "$version"; then
     return 0
+  fi
+  # A build that cannot start here is not worth its ~100 MB
+  # (platform.sh: the build m would fetch, and the OpenSSL it links).
+  if ! pb::platform_runs "$version"; then
+    PB_M_ERROR=$PB_PLATFORM_WHY
+    PB_M_FIX=$PB_PLATFORM_FIX
+    return 1
   fi
   pb::_m_cmd cmd "$version"
   if ((PB_DRY_RUN)); then
@@ -115,11 +125,12 @@ pb::m_ensure() {
 # libcrypto.so.1.1: cannot open shared object file: No such file or directory"
 # and exits 127 (tests/fixtures/fake-server/README.md).
 pb::binary_runs() {
-  local bin="$1" out='' rc=0 said='' lib seen=0
+  local bin="$1" out='' rc=0 said='' lib seen=0 env=()
   PB_M_RESULT=''
   PB_M_ERROR=''
   [[ -f "$PB_LOG" ]] && seen=$(wc -l <"$PB_LOG")
-  pb::capture --read-only out "$bin" --version || rc=$?
+  pb::server_env env "$bin"
+  pb::capture --read-only out "${env[@]}" "$bin" --version || rc=$?
   if ((rc == 0)); then
     PB_M_RESULT=$out
     return 0

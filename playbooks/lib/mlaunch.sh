@@ -89,7 +89,9 @@ pb::cluster_uri() {
 # pb::mlaunch_init_args DIR BINPATH: PB_MLAUNCH_ARGS = the full mlaunch command.
 pb::mlaunch_init_args() {
   local dir="$1" bin="$2"
-  PB_MLAUNCH_ARGS=(mlaunch init)
+  # OpenSSL 1.1 from .tools/lib for builds that link it (platform.sh).
+  pb::server_env PB_SERVER_ENV "$bin"
+  PB_MLAUNCH_ARGS=("${PB_SERVER_ENV[@]}" mlaunch init)
   case "$PB_TOPOLOGY" in
     single) PB_MLAUNCH_ARGS+=(--single) ;;
     replset)
@@ -274,7 +276,7 @@ pb::mlaunch() {
     start|stop|restart|kill|list) ;;
     *) pb::die "pb::mlaunch: '${sub}' is not one of start, stop, restart, kill, list" ;;
   esac
-  pb::run --progress "mlaunch ${sub}" mlaunch "$sub" "$@" --dir "$PB_CLUSTER_DIR"
+  pb::run --progress "mlaunch ${sub}" "${PB_SERVER_ENV[@]}" mlaunch "$sub" "$@" --dir "$PB_CLUSTER_DIR"
 }
 
 # pb::cluster_restart: stops every process of this run's cluster and starts

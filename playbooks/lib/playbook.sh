@@ -29,6 +29,8 @@ source "${PB_LIB}/run.sh"
 source "${PB_LIB}/cleanup.sh"
 # shellcheck source=playbooks/lib/m.sh
 source "${PB_LIB}/m.sh"
+# shellcheck source=playbooks/lib/platform.sh
+source "${PB_LIB}/platform.sh"
 # shellcheck source=playbooks/lib/mlaunch.sh
 source "${PB_LIB}/mlaunch.sh"
 # shellcheck source=playbooks/lib/preflight.sh
@@ -55,6 +57,9 @@ PB_STAGE_LABELS=()
 PB_STAGE_SECONDS=()
 PB_STAGE_START=''
 declare -gA PB_NARRATION=()
+# What each default version is there to show, for the line that says it was
+# left out on a platform where it cannot run: PB_DEFAULT_VERSION_ROLE[4.4]="...".
+declare -gA PB_DEFAULT_VERSION_ROLE=()
 
 # pb::narration STAGE <<'EOF' ... EOF: what --step tells the trainee before
 # STAGE (preflight, launch, prepare, run, analyze, report, teardown).

@@ -152,7 +152,7 @@ pb::_check_binaries() {
     fi
     if ! pb::mongod_version "$PB_BINARYPATH"; then
       pb::preflight_fail "$PB_M_ERROR" \
-        "give the bin folder of a MongoDB server build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or let m install a version whose build runs here (--mongodb-version)"
+        "give the bin folder of a MongoDB server build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or let m install a version whose build runs here (--mongodb-version)$(pb::_openssl11_fix)"
       PB_RESOLVED=(unknown)
       PB_BINPATHS=("$PB_BINARYPATH")
       return 0
@@ -179,8 +179,12 @@ pb::_check_binaries() {
     fi
     got=$PB_M_RESULT
     if ! pb::m_ensure "$got"; then
-      pb::preflight_fail "MongoDB ${got}: ${PB_M_ERROR}" \
-        "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment"
+      if [[ -n "$PB_M_FIX" ]]; then
+        pb::preflight_fail "$PB_M_ERROR" "$PB_M_FIX"
+      else
+        pb::preflight_fail "MongoDB ${got}: ${PB_M_ERROR}" \
+          "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment"
+      fi
       continue
     fi
     PB_RESOLVED+=("$got")
@@ -190,9 +194,41 @@ pb::_check_binaries() {
   done
 }
 
+# Without --mongodb-version, the playbook's defaults that cannot run here
+# (platform.sh) are left out before anything is resolved or downloaded,
+# each with why and what it was there to show (PB_DEFAULT_VERSION_ROLE);
+# when none can run, they all stay and fail preflight one by one.
+pb::_runnable_defaults() {
+  local v kept=() dropped=() line
+  [[ -z "$PB_BINARYPATH" ]] && ! pb::given --mongodb-version || return 0
+  for v in "${PB_VERSIONS[@]}"; do
+    if pb::platform_runs "$v"; then
+      kept+=("$v")
+    else
+      line="${v} left out of the default versions (${PB_VERSION_LIST}): ${PB_PLATFORM_WHY}"
+      [[ -z "${PB_DEFAULT_VERSION_ROLE[$v]:-}" ]] || line+="; it was there for ${PB_DEFAULT_VERSION_ROLE[$v]}"
+      dropped+=("${line}. To include it, ${PB_PLATFORM_FIX%% or pass *}")
+    fi
+  done
+  ((${#dropped[@]} && ${#kept[@]})) || return 0
+  PB_VERSIONS=("${kept[@]}")
+  for line in "${dropped[@]}"; do
+    pb::warn "$line"
+    pb::note "MongoDB ${line}"
+  done
+  pb::info "  running $(IFS=,; printf '%s' "${kept[*]}") (the defaults that run on ${PB_PLATFORM_LABEL})"
+}
+
 # What to do when a version's binaries do not start here.
 pb::_no_build_fix() {
-  printf '%s' "use --binarypath DIR with a MongoDB ${1} build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or choose a --mongodb-version whose build runs here"
+  printf '%s' "use --binarypath DIR with a MongoDB ${1} build for this OS (https://www.mongodb.com/try/download/community lists the builds per OS), or choose a --mongodb-version whose build runs here$(pb::_openssl11_fix)"
+}
+
+# ", or run ./setup/libssl11.sh ..." when the loader's refusal (PB_M_ERROR)
+# was OpenSSL 1.1: that build starts once .tools/lib holds it.
+pb::_openssl11_fix() {
+  [[ "$PB_M_ERROR" == *"libcrypto.so.1.1"* || "$PB_M_ERROR" == *"libssl.so.1.1"* ]] || return 0
+  printf ', or run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .tools/lib, for the servers only)'
 }
 
 # pb::_check_m_binaries_run X.Y.Z BINDIR: the binaries m installed start on
@@ -354,6 +390,8 @@ pb::preflight() {
     uri) command -v mongosh >/dev/null 2>&1 && pb::_check_uri ;;
     single|replset|sharded)
       pb::_check_dirs
+      pb::platform_detect
+      pb::_runnable_defaults
       if command -v m >/dev/null 2>&1 || [[ -n "$PB_BINARYPATH" ]]; then
         pb::_check_binaries
       else

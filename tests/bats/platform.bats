@@ -1,0 +1,190 @@
+#!/usr/bin/env bats
+# Which build m would fetch, and whether it can start here, before any
+# download (playbooks/lib/platform.sh, docs/platforms.md). The platform comes
+# from a persona (tests/fixtures/personas: uname and lsb_release first on PATH,
+# as m reads them) with an ldconfig that lists its OpenSSL (platform_helper.bash).
+
+# shellcheck disable=SC2030,SC2031,SC2034 # each test changes PATH for itself; PB_* globals are the framework's
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load test_helper
+  load playbook_helper
+  load platform_helper
+  load_framework
+  # No OpenSSL 1.1 in this test's checkout unless a test puts it there.
+  PB_ROOT="${BATS_TEST_TMPDIR}/checkout"
+  mkdir -p "$PB_ROOT"
+}
+
+# build_of DISTRO VERSION: "BUILD OPENSSL" m would fetch.
+build_of() {
+  PB_PLATFORM_OS=linux PB_PLATFORM_ARCH=x86_64 PB_PLATFORM_DISTRO=$1
+  pb::platform_build "$2" || true
+  printf '%s %s\n' "${PB_PLATFORM_BUILD:-unknown}" "${PB_PLATFORM_OPENSSL:--}"
+}
+
+@test "table: Ubuntu 24.04 gets the Ubuntu 20.04 build (OpenSSL 1.1) of 4.4 and 5.0" {
+  run -0 build_of ubuntu-24.04 4.4
+  assert_output "ubuntu2004 1.1"
+  run -0 build_of ubuntu-24.04 5.0
+  assert_output "ubuntu2004 1.1"
+}
+
+@test "table: Ubuntu 24.04 gets the Ubuntu 22.04 build of 6.0 and 7.0, its own of 8.0 (OpenSSL 3)" {
+  run -0 build_of ubuntu-24.04 6.0
+  assert_output "ubuntu2204 3"
+  run -0 build_of ubuntu-24.04 7.0
+  assert_output "ubuntu2204 3"
+  run -0 build_of ubuntu-24.04 8.0
+  assert_output "ubuntu2404 3"
+}
+
+@test "table: Ubuntu 22.04 gets the Ubuntu 22.04 build from 6.0.4, the Ubuntu 20.04 build before" {
+  run -0 build_of ubuntu-22.04 6.0.3
+  assert_output "ubuntu2004 1.1"
+  run -0 build_of ubuntu-22.04 6.0.4
+  assert_output "ubuntu2204 3"
+  run -0 build_of ubuntu-22.04 5.0.30
+  assert_output "ubuntu2004 1.1"
+}
+
+@test "table: Debian 12 (m as setup patches it) gets debian12 from 7.0.3, the Ubuntu 22.04 build of 6.0.4 to 7.0.2" {
+  run -0 build_of debian-12 8.0
+  assert_output "debian12 3"
+  run -0 build_of debian-12 7.0.3
+  assert_output "debian12 3"
+  run -0 build_of debian-12 7.0.2
+  assert_output "ubuntu2204 3"
+  run -0 build_of debian-12.11 6.0
+  assert_output "ubuntu2204 3"
+}
+
+@test "table: Debian 12 gets the Debian 11 build of 5.0 and the Debian 10 build of 4.4 (OpenSSL 1.1)" {
+  run -0 build_of debian-12 5.0
+  assert_output "debian11 1.1"
+  run -0 build_of debian-12 4.4
+  assert_output "debian10 1.1"
+}
+
+@test "table: Ubuntu 20.04 and Debian 11 get builds of their own (OpenSSL 1.1, which they ship)" {
+  run -0 build_of ubuntu-20.04 4.4
+  assert_output "ubuntu2004 1.1"
+  run -0 build_of debian-11 7.0
+  assert_output "debian11 1.1"
+}
+
+@test "table: a distribution m has no list for is not predicted" {
+  run -0 build_of arch- 8.0
+  assert_output "unknown -"
+  run -0 build_of rhel-9.4 4.4
+  assert_output "unknown -"
+}
+
+@test "detect: reads lsb_release as m does (Ubuntu 24.04 persona)" {
+  use_platform ubuntu-24.04
+  pb::platform_detect
+  assert_equal "$PB_PLATFORM_OS $PB_PLATFORM_ARCH $PB_PLATFORM_DISTRO" "linux x86_64 ubuntu-24.04"
+  assert_equal "$PB_PLATFORM_LABEL" "Ubuntu 24.04"
+}
+
+@test "detect: Debian 12 persona: m's key debian-12, shown as Debian 12" {
+  use_platform debian-12
+  pb::platform_detect
+  assert_equal "$PB_PLATFORM_DISTRO $PB_PLATFORM_LABEL" "debian-12 Debian 12"
+}
+
+@test "detect: macOS is not predicted (m fetches its macOS build, which links no OpenSSL 1.1)" {
+  use_persona macos-arm64
+  pb::platform_detect
+  assert_equal "$PB_PLATFORM_OS" osx
+  run -0 pb::platform_runs 4.4
+}
+
+@test "runs: 4.4 on Ubuntu 24.04 without OpenSSL 1.1 is refused with the fix" {
+  use_platform ubuntu-24.04
+  pb::platform_detect
+  run -1 pb::platform_runs 4.4
+  pb::platform_runs 4.4 || true
+  assert_equal "$PB_PLATFORM_WHY" "MongoDB 4.4 cannot run on Ubuntu 24.04 without OpenSSL 1.1 (m would install its ubuntu2004 build, which links libssl.so.1.1; Ubuntu 24.04 ships OpenSSL 3)"
+  assert_equal "$PB_PLATFORM_FIX" "run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .tools/lib, for the servers only) or pass --mongodb-version 6.0"
+}
+
+@test "runs: 8.0 on Ubuntu 24.04 runs" {
+  use_platform ubuntu-24.04
+  pb::platform_detect
+  run -0 pb::platform_runs 8.0
+}
+
+@test "runs: 4.4 on Ubuntu 20.04 runs (the loader knows OpenSSL 1.1)" {
+  use_platform ubuntu-20.04
+  pb::platform_detect
+  run -0 pb::platform_runs 4.4
+}
+
+@test "runs: 4.4 on Ubuntu 24.04 runs once .tools/lib holds OpenSSL 1.1" {
+  use_platform ubuntu-24.04
+  pb::platform_detect
+  mkdir -p "${PB_ROOT}/.tools/lib"
+  touch "${PB_ROOT}/.tools/lib/libssl.so.1.1" "${PB_ROOT}/.tools/lib/libcrypto.so.1.1"
+  run -0 pb::platform_runs 4.4
+}
+
+@test "runs: 4.4 on Ubuntu 24.04 runs when the user's LD_LIBRARY_PATH holds OpenSSL 1.1" {
+  use_platform ubuntu-24.04
+  pb::platform_detect
+  mkdir -p "${BATS_TEST_TMPDIR}/own-ssl"
+  touch "${BATS_TEST_TMPDIR}/own-ssl/libssl.so.1.1" "${BATS_TEST_TMPDIR}/own-ssl/libcrypto.so.1.1"
+  LD_LIBRARY_PATH="/nonexistent:${BATS_TEST_TMPDIR}/own-ssl" run -0 pb::platform_runs 4.4
+  LD_LIBRARY_PATH="/nonexistent" run -1 pb::platform_runs 4.4
+}
+
+@test "runs: 5.0 on Debian 12 suggests 6.0, the oldest series that runs there as it is" {
+  use_platform debian-12
+  pb::platform_detect
+  pb::platform_runs 5.0 || true
+  assert_equal "$PB_PLATFORM_WHY" "MongoDB 5.0 cannot run on Debian 12 without OpenSSL 1.1 (m would install its debian11 build, which links libssl.so.1.1; Debian 12 ships OpenSSL 3)"
+  assert_regex "$PB_PLATFORM_FIX" 'or pass --mongodb-version 6\.0$'
+}
+
+# --- preflight: the answer comes before m downloads anything
+
+@test "preflight: 4.4 on Ubuntu 24.04 without OpenSSL 1.1 stops with exit 3 before m downloads it" {
+  use_platform ubuntu-24.04
+  use_fake_m
+  PB_ROOT=$DBA_LAB_ROOT
+  [[ ! -e "$(pb::tools_lib)/libssl.so.1.1" ]] || skip "this checkout's .tools/lib holds OpenSSL 1.1"
+  FAKE_MONGOD="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11/mongod" FAKE_M_INSTALL_WORKS=1 FAKE_M_RELEASES="4.4.29 8.0.4" \
+    run --separate-stderr "$DEMO" --mongodb-version 4.4 --topology single \
+    --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_failure 3
+  assert_regex "$stderr" '  - MongoDB 4\.4\.29 cannot run on Ubuntu 24\.04 without OpenSSL 1\.1 \(m would install its ubuntu2004 build, which links libssl\.so\.1\.1; Ubuntu 24\.04 ships OpenSSL 3\): run \./setup/libssl11\.sh \(it puts OpenSSL 1\.1 into \.tools/lib, for the servers only\) or pass --mongodb-version 6\.0'
+  run -0 cat "$FAKE_M_LOG"
+  refute_line '4.4.29'
+  [[ ! -e "${M_PREFIX}/m/versions/4.4.29" ]]
+}
+
+@test "preflight: a version already installed is judged by its binary, not by the table" {
+  use_platform ubuntu-24.04
+  use_fake_m
+  fake_m_installed 4.4.29
+  run -0 "$DEMO" --dry-run --mongodb-version 4.4.29 --topology single --dir "${BATS_TEST_TMPDIR}/data"
+  assert_line --partial "ok   MongoDB 4.4.29 (asked for 4.4.29): ${M_PREFIX}/m/versions/4.4.29/bin"
+}
+
+@test "preflight: an installed build the loader refuses for OpenSSL 1.1 names ./setup/libssl11.sh too" {
+  use_platform ubuntu-24.04
+  use_fake_m
+  FAKE_MONGOD="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11/mongod" fake_m_installed 4.4.29
+  run --separate-stderr "$DEMO" --mongodb-version 4.4.29 --topology single \
+    --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_failure 3
+  assert_regex "$stderr" 'cannot find libcrypto\.so\.1\.1 .*, or run \./setup/libssl11\.sh \(it puts OpenSSL 1\.1 into \.tools/lib, for the servers only\)$'
+}
+
+@test "preflight: a --binarypath build the loader refuses for OpenSSL 1.1 names ./setup/libssl11.sh too" {
+  run --separate-stderr "$DEMO" --binarypath "${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11" --topology single \
+    --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_failure 3
+  assert_regex "$stderr" 'cannot find libcrypto\.so\.1\.1 .*, or run \./setup/libssl11\.sh \(it puts OpenSSL 1\.1 into \.tools/lib, for the servers only\)$'
+}
