@@ -273,7 +273,7 @@ m_here() {
 
 @test "the patch applies to m 1.10.0 exactly, once: a second run leaves m as it is" {
   local m="${BATS_TEST_TMPDIR}/m"
-  cp "$M_LANE_REAL_M" "$m"
+  m_as_shipped "$m"
   run "${DBA_LAB_ROOT}/setup/patch-m.sh" "$m"
   assert_success
   assert_output applied
@@ -296,7 +296,8 @@ m_here() {
   sha256sum "${fake}/package-lock.json" | awk '{printf "%s", $1}' >"${fake}/node_modules/.dba-lab-stamp"
   printf '#!/bin/sh\n' >"${fake}/node_modules/.bin/mongosh"
   chmod +x "${fake}/node_modules/.bin/mongosh"
-  sed 's/^VERSION="1.10.0"$/VERSION="1.11.0"/; s/debian10 debian92" ;;$/debian10" ;;/' "$M_LANE_REAL_M" >"${fake}/node_modules/m/bin/m"
+  m_as_shipped "${BATS_TEST_TMPDIR}/shipped"
+  sed 's/^VERSION="1.10.0"$/VERSION="1.11.0"/; s/debian10 debian92" ;;$/debian10" ;;/' "${BATS_TEST_TMPDIR}/shipped" >"${fake}/node_modules/m/bin/m"
   cp "${fake}/node_modules/m/bin/m" "${BATS_TEST_TMPDIR}/before"
   HOME="${BATS_TEST_TMPDIR}/home" run "${fake}/setup/install.sh" --no-system --quiet
   assert_failure 1

@@ -5,14 +5,32 @@
 #   m_lane_checkout DIR [--unpatched]
 #                              a checkout at DIR (a path with a space in the
 #                              tests) whose m is a copy of node_modules' m,
-#                              patched by setup/patch-m.sh as setup does
+#                              as npm ships it, then patched by
+#                              setup/patch-m.sh as setup does
 #   use_m_lane SITE CHECKOUT   m, the curl shim and the checkout first on PATH
 # A BUILD is the middle of a tarball name: linux-x86_64-ubuntu2204-7.0.12
 # is fastdl.mongodb.org/linux/mongodb-linux-x86_64-ubuntu2204-7.0.12.tgz.
 load persona_helper
 
 M_LANE_DIR="${DBA_LAB_ROOT}/tests/fixtures/m-lane"
-M_LANE_REAL_M="${DBA_LAB_ROOT}/node_modules/m/bin/m"
+# m 1.10.0's bin/m as npm ships it (sha256 of the file in the m-1.10.0 tarball).
+M_LANE_SHIPPED_SHA256=143239d293b819f225b69ece86cbe8c5702029d7a31d6e68d534b79ba80d1996
+
+# m_as_shipped DEST: node_modules' m as npm shipped it. Setup patches
+# node_modules/m/bin/m in place (setup/patch-m.sh), so a patched copy is
+# un-patched here; either way the result must be the released file.
+m_as_shipped() {
+  local dest="$1" sum
+  cp "${DBA_LAB_ROOT}/node_modules/m/bin/m" "$dest"
+  if patch -R --dry-run -s -f -F 0 "$dest" <"${DBA_LAB_ROOT}/setup/m-1.10.0.patch" >/dev/null 2>&1; then
+    patch -R -s -f -F 0 "$dest" <"${DBA_LAB_ROOT}/setup/m-1.10.0.patch" >/dev/null
+  fi
+  sum=$(sha256sum "$dest" | awk '{print $1}')
+  if [[ "$sum" != "$M_LANE_SHIPPED_SHA256" ]]; then
+    printf 'm_as_shipped: node_modules/m/bin/m is not m 1.10.0 as released (sha256 %s)\n' "$sum" >&2
+    return 1
+  fi
+}
 
 # Builds for systems that ship OpenSSL 1.1 link it: their stand-ins are real
 # programs the loader refuses where libcrypto.so.1.1 is absent.
@@ -80,7 +98,7 @@ m_lane_checkout() {
   for entry in playbooks setup tests; do
     ln -s "${DBA_LAB_ROOT}/${entry}" "${dir}/${entry}"
   done
-  cp "$M_LANE_REAL_M" "${dir}/node_modules/m/bin/m"
+  m_as_shipped "${dir}/node_modules/m/bin/m"
   if [[ "$mode" != --unpatched ]]; then
     "${DBA_LAB_ROOT}/setup/patch-m.sh" "${dir}/node_modules/m/bin/m" >/dev/null
   fi
