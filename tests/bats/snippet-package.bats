@@ -135,3 +135,55 @@ public_names() {
   diff -u <(printf '%s\n' package.json README.md LICENSE "$main" snippets/README.md "$loaded" | sort -u) \
     <(tar -tzf "$TARBALL" | sed 's#^package/##' | sort)
 }
+
+# README's line for users without a checkout, with the release's URL replaced
+# by a local server's: no `snippet refresh` is needed, because mongosh reads
+# the indexes again when their list changes. The index served names the
+# packed tarball as installSpec (the release's names none and goes to npm).
+@test "README's config.set line adds the index in front of the user's and snippet install dba-lab works" {
+  export HOME="${BATS_TEST_TMPDIR}/home"
+  mkdir -p "$HOME"
+  local line url served port existing
+  line=$(grep -m1 "^> config.set('snippetIndexSourceURLs', 'https://" "${DBA_LAB_ROOT}/README.md")
+  line="${line#> }"
+  url=$(grep -oE "https://[^']+/index\.bson\.br" <<<"$line")
+  [[ "$url" == "$(jq -r .homepage "${DBA_LAB_ROOT}/package.json")/releases/latest/download/index.bson.br" ]]
+  node "${DBA_LAB_ROOT}/setup/snippet-index.js" build --install-spec "file:${TARBALL}" \
+    --out "${BATS_TEST_TMPDIR}/served/index.bson.br" >/dev/null
+  # The index the user had: an empty one, as a data: URL (no network here).
+  existing=$(node -e '
+    const { BSON } = require(require.resolve("bson", { paths: [process.env.DBA_LAB_ROOT] }));
+    const bytes = require("zlib").brotliCompressSync(BSON.serialize({ indexFileVersion: 1, metadata: { homepage: "https://example.invalid/" }, index: [] }));
+    process.stdout.write("data:application/octet-stream," + [...bytes].map((b) => "%" + b.toString(16).padStart(2, "0")).join(""));')
+  mongosh --nodb --quiet --norc --eval "config.set('snippetIndexSourceURLs', '${existing}'); config.set('snippetRegistryURL', 'http://127.0.0.1:9/')" >/dev/null
+  node -e '
+    const dir = process.argv[1];
+    require("http").createServer((req, res) => {
+      require("fs").readFile(require("path").join(dir, req.url), (err, body) => {
+        if (err) { res.writeHead(404); res.end(); } else { res.end(body); }
+      });
+    }).listen(0, "127.0.0.1", function () { require("fs").writeFileSync(dir + "/port", String(this.address().port)); });
+  ' "${BATS_TEST_TMPDIR}/served" &
+  printf '%s\n' "$!" >"${BATS_TEST_TMPDIR}/server.pid"
+  for _ in $(seq 100); do [[ -s "${BATS_TEST_TMPDIR}/served/port" ]] && break; sleep 0.1; done
+  port=$(<"${BATS_TEST_TMPDIR}/served/port")
+  served="http://127.0.0.1:${port}/index.bson.br"
+  run mongosh --nodb --quiet --norc --eval "${line/"$url"/"$served"}; snippet('install', 'dba-lab')"
+  assert_success
+  assert_output --partial "Finished installing snippets: dba-lab"
+  run mongosh --nodb --quiet --norc --eval "print(config.get('snippetIndexSourceURLs'))"
+  assert_success
+  assert_output "${served};${existing}"
+  run shell "print(decodeResumeToken('82612F653E000000022B0229296E04').timestamp.t)"
+  assert_success
+  assert_output "1630496062"
+}
+
+# The local index server, also when the test failed.
+teardown() {
+  local pid
+  [[ -f "${BATS_TEST_TMPDIR}/server.pid" ]] || return 0
+  pid=$(<"${BATS_TEST_TMPDIR}/server.pid")
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
