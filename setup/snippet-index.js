@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 'use strict';
-// Builds this package's mongosh snippet index and registers it with the
-// current user's mongosh, so `snippet install dba-lab` works with no network.
+// Builds this package's mongosh snippet index: the one a release publishes
+// (mongosh installs the package from the npm registry by name and version),
+// and the one registered with the current user's mongosh so that
+// `snippet install dba-lab` works from a checkout with no network.
 //
+//   node setup/snippet-index.js release [--out FILE]   (the index a release attaches)
 //   node setup/snippet-index.js build [--install-spec SPEC] [--out FILE]
-//   node setup/snippet-index.js register      (what ./setup/install.sh --snippet-index runs)
+//   node setup/snippet-index.js register [--install-spec SPEC]
+//                                             (what ./setup/install.sh --snippet-index runs;
+//                                             default SPEC: file:<this checkout>)
 //   node setup/snippet-index.js unregister
 //   node setup/snippet-index.js decode FILE   (prints an index file as JSON; regular
 //                                             expressions as their source text)
@@ -12,8 +17,9 @@
 // An index is brotli-compressed BSON {indexFileVersion: 1, metadata: {homepage},
 // index: [{name, snippetName, version, description, license, readme, installSpec,
 // errorMatchers: [{matches: [RegExp], message}]}]}
-// (the schema in @mongosh/snippet-manager). mongosh cannot read file:// index URLs
-// but reads data: URLs, so the registered index travels inside its URL.
+// (the schema in @mongosh/snippet-manager). Without installSpec mongosh runs
+// `npm install name@version`. mongosh cannot read file:// index URLs but reads
+// data: URLs, so the registered index travels inside its URL.
 
 const fs = require('fs');
 const os = require('os');
@@ -23,9 +29,6 @@ const { execFileSync } = require('child_process');
 const { BSON } = require('bson');
 
 const ROOT = path.resolve(__dirname, '..');
-// Marks the index entries this script wrote, so registering again replaces
-// them instead of piling up copies.
-const HOMEPAGE = 'https://github.com/mongosh-dba-lab/mongosh-dba-lab';
 const DATA_PREFIX = 'data:application/octet-stream,';
 
 function fail(message) {
@@ -35,7 +38,7 @@ function fail(message) {
 
 function readPackage() {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  for (const field of ['name', 'snippetName', 'version', 'description', 'license']) {
+  for (const field of ['name', 'snippetName', 'version', 'description', 'license', 'homepage']) {
     if (!pkg[field]) fail(`package.json has no "${field}"`);
   }
   return pkg;
@@ -61,7 +64,9 @@ function buildIndex(installSpec) {
       message,
     }));
   }
-  return { indexFileVersion: 1, metadata: { homepage: HOMEPAGE }, index: [entry] };
+  // The homepage also marks the index entries this script wrote, so
+  // registering again replaces them instead of piling up copies.
+  return { indexFileVersion: 1, metadata: { homepage: pkg.homepage }, index: [entry] };
 }
 
 function pack(doc) {
@@ -98,7 +103,7 @@ function fromDataUrl(url) {
 function isOurs(url) {
   if (!url.startsWith('data:')) return false;
   try {
-    return unpack(fromDataUrl(url)).metadata.homepage === HOMEPAGE;
+    return unpack(fromDataUrl(url)).metadata.homepage === readPackage().homepage;
   } catch {
     return false;
   }
@@ -162,14 +167,14 @@ function writeCache(urls, ourUrl, ourIndex) {
   return repoData.filter((repo) => repo.sourceURL !== ourUrl && repo.index.length === 0).map((r) => r.sourceURL);
 }
 
-function register() {
-  const index = buildIndex(`file:${ROOT}`);
+function register(installSpec) {
+  const index = buildIndex(installSpec);
   const ourUrl = toDataUrl(pack(index));
   const others = getSourceUrls().filter((url) => !isOurs(url));
   const urls = [...others, ourUrl];
   setSourceUrls(urls);
   const empty = writeCache(urls, ourUrl, index);
-  process.stdout.write(`registered the dba-lab snippet index (install from ${ROOT})\n`);
+  process.stdout.write(`registered the dba-lab snippet index (install from ${installSpec.replace(/^file:/, '')})\n`);
   process.stdout.write(`kept ${others.length} other index URL(s): ${others.join(', ') || 'none'}\n`);
   if (empty.length) {
     process.stdout.write(`not cached yet, fetched when online by 'snippet refresh' (or within the hour): ${empty.join(', ')}\n`);
@@ -191,16 +196,23 @@ function option(args, name) {
   return args[i + 1];
 }
 
+function writeIndex(out, index) {
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, pack(index));
+  process.stdout.write(`${out}\n`);
+}
+
 function main(args) {
+  const defaultOut = path.join(ROOT, '.tools', 'snippet-index', 'index.bson.br');
   switch (args[0]) {
-    case 'build': {
-      const out = option(args, '--out') || path.join(ROOT, '.tools', 'snippet-index', 'index.bson.br');
-      fs.mkdirSync(path.dirname(out), { recursive: true });
-      fs.writeFileSync(out, pack(buildIndex(option(args, '--install-spec'))));
-      process.stdout.write(`${out}\n`);
+    case 'release':
+      if (args.includes('--install-spec')) fail('a release index names no --install-spec: mongosh installs the package from npm');
+      writeIndex(option(args, '--out') || defaultOut, buildIndex());
       break;
-    }
-    case 'register': register(); break;
+    case 'build':
+      writeIndex(option(args, '--out') || defaultOut, buildIndex(option(args, '--install-spec')));
+      break;
+    case 'register': register(option(args, '--install-spec') || `file:${ROOT}`); break;
     case 'unregister': unregister(); break;
     case 'decode': {
       if (!args[1]) fail('decode needs a file');
@@ -209,7 +221,7 @@ function main(args) {
       break;
     }
     default:
-      process.stderr.write('usage: node setup/snippet-index.js build|register|unregister|decode (see the header of this file)\n');
+      process.stderr.write('usage: node setup/snippet-index.js release|build|register|unregister|decode (see the header of this file)\n');
       process.exit(2);
   }
 }

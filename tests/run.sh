@@ -8,6 +8,7 @@
 # Each bats file, snippet file and integration server is its own job; N jobs
 # run side by side (default: CPUs + 1, or DBA_LAB_TEST_JOBS). Every 15 s a
 # progress line on stderr names the running jobs and their results so far.
+# A job that leaves a dba-lab-* path in its TMPDIR fails the run.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,6 +20,8 @@ SKIPPED=0
 VERBOSE=0
 RUN_DIR=''
 USER_HOME="${HOME:-}"
+# The machine's TMPDIR, shared with every other run; each job gets its own.
+SHARED_TMP="${TMPDIR:-/tmp}"
 
 # The job table: what each job runs, its serial group ("" for none: jobs of
 # one group run one after another, in order), and its state.
@@ -31,7 +34,7 @@ JOB_START=()
 JOB_STATE=()   # queued, running, finished, dropped
 
 usage() {
-  sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 add_job() {
@@ -200,16 +203,18 @@ add_jobs() {
 # A job runs in its own process group (set -m around its start only: the
 # terminal stays with this script, so Ctrl-C reaches it) so that an
 # interrupted run can stop all of it, with a HOME of its own: mongosh and the tools it calls
-# write their config and logs there, never in the user's home.
+# write their config and logs there, never in the user's home. Its TMPDIR is
+# its own too, so that what it leaves there is known to be its (check_leftovers).
 start_job() {
-  local i="$1" home="$RUN_DIR/home/$1"
-  mkdir -p "$home"
+  local i="$1" home="$RUN_DIR/home/$1" tmp="$RUN_DIR/tmp/$1"
+  mkdir -p "$home" "$tmp"
   # Made here, not only by the job's redirection: the progress line may read
   # it before the job's shell has opened it (a run once died on that).
   : >"$RUN_DIR/$i.tap"
   set -m
   (
-    export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share"
+    export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share" \
+      TMPDIR="$tmp"
     rc=0
     run_job "${JOB_KIND[$i]}" "${JOB_ARG[$i]}" >"$RUN_DIR/$i.tap" 2>"$RUN_DIR/$i.log" </dev/null || rc=$?
     printf '%d\n' "$rc" >"$RUN_DIR/$i.rc.tmp"
@@ -327,6 +332,49 @@ run_jobs() {
   done
 }
 
+# Every test removes what it makes in TMPDIR, also when it fails. The
+# check: a dba-lab-* path left in a finished job's own TMPDIR (start_job) is
+# a failure, named with its job. Why not a before/after listing of the
+# shared TMPDIR: other runs on the machine (other checkouts, CI jobs, other
+# users) make dba-lab-* folders there at the same time, and the process that
+# made a folder cannot be told once it has exited; inside the run's own
+# folder every path is this run's, and each job's. The run's folder goes at
+# exit, leftovers included, so the shared TMPDIR keeps nothing of the run.
+check_leftovers() {
+  local i path left=0
+  for i in "${!JOB_NAME[@]}"; do
+    [[ "${JOB_STATE[i]}" == finished ]] || continue
+    for path in "$RUN_DIR/tmp/$i"/dba-lab-*; do
+      [[ -e "$path" || -L "$path" ]] || continue
+      printf 'not ok - %s left %s in its TMPDIR: a test must remove what it makes, also when it fails\n' \
+        "${JOB_NAME[i]}" "${path#"$RUN_DIR/tmp/$i/"}"
+      left=$((left + 1))
+    done
+  done
+  if ((left)); then
+    printf '%-32s 0 passed, 1 failed, 0 skipped\n' "tmp/leftovers"
+    FAILED=$((FAILED + 1))
+  else
+    printf '%-32s 1 passed, 0 failed, 0 skipped\n' "tmp/leftovers"
+    PASSED=$((PASSED + 1))
+  fi
+}
+
+# A tool that ignores TMPDIR (or a test that hard-codes /tmp) escapes the
+# check above. What appeared in the shared TMPDIR during the run is only
+# named, not counted: another run may have made it.
+shared_tmp_paths() {
+  find "$1" -mindepth 1 -maxdepth 1 -name 'dba-lab-*' 2>/dev/null | sort
+}
+
+note_shared_tmp() {
+  local dir="$1" before="$2" appeared
+  appeared=$(comm -13 <(printf '%s\n' "$before") <(shared_tmp_paths "$dir") | grep -vxF "$RUN_DIR" || true)
+  [[ -z "$appeared" ]] && return 0
+  printf '# note: dba-lab-* paths appeared in %s during this run, not in its jobs'"'"' TMPDIR (not counted: another run may own them): %s\n' \
+    "$dir" "$(paste -sd ' ' <<<"$appeared")"
+}
+
 # Stops every job still running (each is a process group) and every server
 # this run started, then removes the run's folder.
 cleanup() {
@@ -346,7 +394,7 @@ cleanup() {
 }
 
 main() {
-  local setup=1 suites=() suite jobs="${DBA_LAB_TEST_JOBS:-}" server dir
+  local setup=1 suites=() suite jobs="${DBA_LAB_TEST_JOBS:-}" server dir shared_before
   while (($#)); do
     case "$1" in
       --verbose|-v) VERBOSE=1 ;;
@@ -374,8 +422,9 @@ main() {
   source "$ROOT/setup/env.sh"
   export DBA_LAB_ROOT="$ROOT"
 
-  RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-tests.XXXXXX")
-  mkdir -p "$RUN_DIR/servers" "$RUN_DIR/home"
+  shared_before=$(shared_tmp_paths "$SHARED_TMP")
+  RUN_DIR=$(mktemp -d "${SHARED_TMP}/dba-lab-tests.XXXXXX")
+  mkdir -p "$RUN_DIR/servers" "$RUN_DIR/home" "$RUN_DIR/tmp"
   trap cleanup EXIT
   trap 'exit 130' INT TERM
   # Each server's state (pid, port, data) lives in this run's folder:
@@ -392,6 +441,8 @@ main() {
     [[ " ${suites[*]} " == *" ${suite} "* ]] && add_jobs "$suite"
   done
   run_jobs "$jobs"
+  check_leftovers
+  note_shared_tmp "$SHARED_TMP" "$shared_before"
 
   printf '%d passed, %d failed, %d skipped\n' "$PASSED" "$FAILED" "$SKIPPED"
   ((FAILED == 0))

@@ -160,3 +160,66 @@ go_offline() {
   assert_success
   assert_output "-1"
 }
+
+# The index a release attaches (`release`): mongosh installs the package from
+# npm by the name and version it names, so each field must be package.json's.
+release_index() {
+  node "${DBA_LAB_ROOT}/setup/snippet-index.js" release --out "${BATS_TEST_TMPDIR}/index.bson.br" >/dev/null
+  node "${DBA_LAB_ROOT}/setup/snippet-index.js" decode "${BATS_TEST_TMPDIR}/index.bson.br"
+}
+
+@test "the release index names package.json's name, snippetName, version, description and license" {
+  run release_index
+  assert_success
+  local field
+  for field in name snippetName version description license; do
+    [[ "$(jq -r ".index[0].${field}" <<<"$output")" == "$(jq -r ".${field}" "${DBA_LAB_ROOT}/package.json")" ]] \
+      || fail "index field ${field}: $(jq -c ".index[0].${field}" <<<"$output")"
+  done
+  [[ "$(jq '.index | length' <<<"$output")" -eq 1 ]]
+  [[ "$(jq -r .indexFileVersion <<<"$output")" == 1 ]]
+}
+
+@test "the release index has no installSpec, so mongosh installs the package from npm" {
+  run release_index
+  assert_success
+  [[ "$(jq '.index[0] | has("installSpec")' <<<"$output")" == false ]]
+}
+
+@test "the release index's homepage is package.json's" {
+  run release_index
+  assert_success
+  [[ "$(jq -r .metadata.homepage <<<"$output")" == "$(jq -r .homepage "${DBA_LAB_ROOT}/package.json")" ]]
+}
+
+@test "the release index's readme is the snippets' README that the package ships" {
+  run release_index
+  assert_success
+  jq -j '.index[0].readme' <<<"$output" >"${BATS_TEST_TMPDIR}/readme"
+  run jq -r '.files[]' "${DBA_LAB_ROOT}/package.json"
+  assert_success
+  assert_line "snippets/"
+  cmp "${BATS_TEST_TMPDIR}/readme" "${DBA_LAB_ROOT}/snippets/README.md"
+}
+
+@test "the release index keeps package.json's error matchers, as regular expressions" {
+  run release_index
+  assert_success
+  [[ "$(jq -c .index[0].errorMatchers <<<"$output")" == "$(jq -c .errorMatchers "${DBA_LAB_ROOT}/package.json")" ]]
+  # decode prints a regular expression as its source: ask bson for the type.
+  run node -e '
+    const { BSON } = require(require.resolve("bson", { paths: [process.env.DBA_LAB_ROOT] }));
+    const raw = require("zlib").brotliDecompressSync(require("fs").readFileSync(process.argv[1]));
+    const { index } = BSON.deserialize(raw);
+    console.log(index[0].errorMatchers.flatMap((m) => m.matches).map((r) => r instanceof RegExp).join(" "));
+  ' "${BATS_TEST_TMPDIR}/index.bson.br"
+  assert_success
+  assert_output "true"
+}
+
+@test "a release index refuses an --install-spec" {
+  run node "${DBA_LAB_ROOT}/setup/snippet-index.js" release --install-spec file:/x --out "${BATS_TEST_TMPDIR}/i.br"
+  assert_failure 1
+  assert_output "snippet-index: a release index names no --install-spec: mongosh installs the package from npm"
+  [[ ! -e "${BATS_TEST_TMPDIR}/i.br" ]]
+}

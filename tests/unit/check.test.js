@@ -71,8 +71,14 @@ test('claims need an id, a claim and an expected, each id once', () => {
   assert.equal(validateClaims(claims), claims);
 });
 
+const made = [];
+test.after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 function tempChecker(source) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-test-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-check-'));
+  made.push(dir);
   const file = path.join(dir, 'checker.js');
   fs.writeFileSync(file, source);
   return file;

@@ -47,8 +47,23 @@ function shoot(page, png, media = 'screen') {
   return JSON.parse(out.trim().split('\n').pop());
 }
 
-const pages = (async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-browser-'));
+// Every folder these tests make goes when the file's tests are done, passed
+// or failed.
+const made = [];
+test.after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+// Rendered on first use: without chromium every test is skipped and nothing is made.
+let rendering;
+const pages = () => rendering || (rendering = (async () => {
+  const root = tempDir('dba-lab-browser-');
   fs.cpSync(FIXTURES, root, { recursive: true });
   const list = [];
   const rendered = {};
@@ -65,11 +80,11 @@ const pages = (async () => {
   const shots = process.env.DBA_LAB_SCREENSHOTS || path.join(root, 'screenshots');
   fs.mkdirSync(shots, { recursive: true });
   return { list, shots };
-})();
+})());
 
 for (const name of ['array-push-oplog', 'capped-pubsub', 'change-stream-resume', 'mongodump-raw-bson', 'routing-refresh', 'index', 'comparison']) {
   test(`${name}: renders in Chromium with every chart and no console error`, { skip }, async () => {
-    const { list, shots } = await pages;
+    const { list, shots } = await pages();
     const page = list.find((p) => p.name === name);
     const png = path.join(shots, `${name}.png`);
     const seen = shoot(page.file, png);
@@ -84,7 +99,7 @@ for (const name of ['array-push-oplog', 'capped-pubsub', 'change-stream-resume',
 }
 
 test('printed (print media), a report keeps its charts and fits the page width', { skip }, async () => {
-  const { list, shots } = await pages;
+  const { list, shots } = await pages();
   const page = list.find((p) => p.name === 'mongodump-raw-bson');
   const png = path.join(shots, 'mongodump-raw-bson-print.png');
   const seen = shoot(page.file, png, 'print');
@@ -94,11 +109,47 @@ test('printed (print media), a report keeps its charts and fits the page width',
 });
 
 test('the browser check sees a console error and a file that fails to load', { skip }, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-browser-bad-'));
+  const dir = tempDir('dba-lab-browser-bad-');
   const page = path.join(dir, 'bad.html');
   fs.writeFileSync(page, '<!DOCTYPE html><title>bad</title><img src="missing.png"><script>console.error("drawn wrong")</script>');
   const seen = shoot(page, path.join(dir, 'bad.png'));
   assert.equal(seen.errors.length, 2, JSON.stringify(seen.errors));
   assert.ok(seen.errors.some((e) => e.includes('drawn wrong')));
   assert.ok(seen.errors.some((e) => e.includes('missing.png')));
+});
+
+// execFileSync's timeout stops page-shot with SIGTERM: the browser it started
+// and the profile folder it made must go with it. A stand-in browser that
+// never opens its DevTools port keeps page-shot waiting until the signal.
+test('page-shot stopped by SIGTERM ends its browser and removes its profile folder', async () => {
+  const tmp = tempDir('dba-lab-browser-shot-');
+  const browser = path.join(tmp, 'browser');
+  const pidFile = path.join(tmp, 'browser.pid');
+  fs.writeFileSync(browser, `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 60\n`, { mode: 0o755 });
+  const shotTmp = path.join(tmp, 'tmp');
+  fs.mkdirSync(shotTmp);
+  const { spawn } = require('child_process');
+  const shot = spawn(process.execPath, [SHOT, browser, path.join(tmp, 'page.html'), path.join(tmp, 'page.png')],
+    { env: { ...process.env, TMPDIR: shotTmp }, stdio: 'ignore' });
+  const exited = new Promise((resolve) => shot.once('exit', (code, signal) => resolve({ code, signal })));
+  const browserPid = () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0);
+  try {
+    for (let i = 0; i < 100 && !browserPid(); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(browserPid(), 'the stand-in browser started');
+    assert.equal(fs.readdirSync(shotTmp).filter((n) => n.startsWith('dba-lab-chromium-')).length, 1);
+    shot.kill('SIGTERM');
+    const { code } = await exited;
+    assert.notEqual(code, 0);
+    assert.deepEqual(fs.readdirSync(shotTmp), []);
+    let alive = true;
+    for (let i = 0; i < 40 && alive; i++) {
+      try { process.kill(browserPid(), 0); await new Promise((r) => setTimeout(r, 50)); } catch { alive = false; }
+    }
+    assert.equal(alive, false, 'the browser was stopped');
+  } finally {
+    // A failed test must not leave the stand-in running either.
+    shot.kill('SIGKILL');
+    const pid = browserPid();
+    if (pid > 0) try { process.kill(pid, 'SIGKILL'); } catch { /* already stopped */ }
+  }
 });

@@ -14,8 +14,15 @@ const { renderComparison } = require('../../playbooks/lib/js/report/compare');
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'reports');
 const PLAYBOOKS = ['array-push-oplog', 'capped-pubsub', 'change-stream-resume', 'mongodump-raw-bson', 'routing-refresh'];
 
+// Every copy goes when the file's tests are done, passed or failed.
+const copies = [];
+test.after(() => {
+  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 function copyFixtures() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-report-'));
+  copies.push(dir);
   fs.cpSync(FIXTURES, dir, { recursive: true });
   return dir;
 }

@@ -66,6 +66,13 @@ async function main([chromium, page, shot, media]) {
   // Its own process group: the browser's helper processes end with it.
   const child = spawn(chromium, [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
   const exited = new Promise((r) => child.once('exit', r));
+  // A caller's timeout (execFileSync's) stops this process with SIGTERM, and
+  // then the finally below never runs: the browser and its profile go here.
+  process.once('SIGTERM', () => {
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    process.exit(143);
+  });
   let cdp;
   try {
     const port = await waitForPort(profile, child);

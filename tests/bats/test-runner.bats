@@ -1,0 +1,76 @@
+#!/usr/bin/env bats
+# tests/run.sh (npm test) and what its tests leave in TMPDIR: each job runs
+# with a TMPDIR of its own, and a dba-lab-* path left there fails the run.
+# Here the runner runs a checkout of its own files with one unit test file.
+
+setup() {
+  load test_helper
+  FAKE="${BATS_TEST_TMPDIR}/checkout"
+  mkdir -p "${FAKE}/tests/lib" "${FAKE}/tests/unit" "${FAKE}/setup"
+  cp "${DBA_LAB_ROOT}/tests/run.sh" "${FAKE}/tests/"
+  cp "${DBA_LAB_ROOT}/tests/lib/tap-count" "${DBA_LAB_ROOT}/tests/lib/tap-failures" "${FAKE}/tests/lib/"
+  cp "${DBA_LAB_ROOT}/setup/env.sh" "${FAKE}/setup/"
+  # The TMPDIR the run is given, as the machine's /tmp would be.
+  SHARED="${BATS_TEST_TMPDIR}/tmp"
+  mkdir -p "$SHARED"
+}
+
+# A unit test file whose one test runs BODY (JavaScript; assert, fs, os, path in scope).
+unit_test() {
+  printf '%s\n' "'use strict';" "const test = require('node:test');" \
+    "const assert = require('assert'); const fs = require('fs'); const os = require('os'); const path = require('path');" \
+    "test('$1', async () => { $2 });" >"${FAKE}/tests/unit/$1.test.js"
+}
+
+runner() {
+  TMPDIR="$SHARED" "${FAKE}/tests/run.sh" --no-setup unit
+}
+
+@test "a test that leaves a dba-lab-* folder in TMPDIR fails the run, naming its job and the folder" {
+  unit_test leaky "fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-leak-'));"
+  run runner
+  assert_failure 1
+  assert_line --regexp "^not ok - unit/node left dba-lab-leak-[A-Za-z0-9]{6} in its TMPDIR: a test must remove what it makes, also when it fails$"
+  assert_line --regexp "^tmp/leftovers +0 passed, 1 failed, 0 skipped$"
+  assert_line --index -1 "1 passed, 1 failed, 0 skipped"
+}
+
+@test "a run whose tests remove what they make passes the leftover check" {
+  unit_test tidy "const d = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-tidy-')); fs.rmSync(d, { recursive: true });"
+  run runner
+  assert_success
+  assert_line --regexp "^tmp/leftovers +1 passed, 0 failed, 0 skipped$"
+  assert_line --index -1 "2 passed, 0 failed, 0 skipped"
+}
+
+@test "a job's TMPDIR is inside the run's folder, not the shared TMPDIR" {
+  unit_test where "assert.ok(os.tmpdir().startsWith(process.env.SHARED + '/dba-lab-tests.'), os.tmpdir());"
+  SHARED="$SHARED" run runner
+  assert_success
+  assert_line --index -1 "2 passed, 0 failed, 0 skipped"
+}
+
+@test "after a run, even one whose test leaked, the shared TMPDIR holds nothing of it" {
+  unit_test leaky "fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-leak-'));"
+  run runner
+  assert_failure 1
+  run ls -A "$SHARED"
+  assert_success
+  assert_output ""
+}
+
+# Other runs on the machine make dba-lab-* folders in the shared TMPDIR
+# before and while this one runs: none of them is this run's leftover.
+@test "dba-lab-* folders that other processes make in the shared TMPDIR do not fail the run" {
+  mkdir "${SHARED}/dba-lab-tests.before"
+  # The test waits until "another run" has made its folder, mid-run.
+  unit_test waits "for (let i = 0; i < 200 && !fs.existsSync(process.env.OTHER); i++) await new Promise((r) => setTimeout(r, 50));
+    if (!fs.existsSync(process.env.OTHER)) throw new Error('the other folder did not appear');"
+  export OTHER="${SHARED}/dba-lab-report-other"
+  (sleep 1 && mkdir "$OTHER") &
+  run runner
+  wait
+  assert_success
+  assert_line --index -1 "2 passed, 0 failed, 0 skipped"
+  assert_line "# note: dba-lab-* paths appeared in ${SHARED} during this run, not in its jobs' TMPDIR (not counted: another run may own them): ${OTHER}"
+}
