@@ -101,8 +101,10 @@ pb::mlaunch_init_args() {
       ;;
     sharded)
       # mlaunch 1.7.2 quotes mongod's path but not mongos's (_construct_mongos),
-      # and runs the line through a shell.
-      [[ ! "$bin" =~ [[:space:]] ]] || pb::die "mlaunch cannot start mongos from a folder whose path holds white space (${bin}): move the binaries"
+      # and runs the line through a shell. A dry run's placeholder is no folder.
+      if [[ "$bin" =~ [[:space:]] ]] && ! pb::is_binaries_placeholder "$bin"; then
+        pb::die "mlaunch cannot start mongos from a folder whose path holds white space (${bin}): move the binaries"
+      fi
       # Shards must be replica sets since 3.6 (mlaunch refuses --single shards).
       PB_MLAUNCH_ARGS+=(--sharded "$PB_SHARDS" --replicaset --nodes "$PB_NODES")
       ((PB_ARBITER)) && PB_MLAUNCH_ARGS+=(--arbiter)

@@ -133,6 +133,18 @@ pb::_check_tools() {
   done < <(pb::_required_tools)
 }
 
+# pb::binaries_placeholder VERSION: what a plan shows for binaries it could not
+# resolve (nothing installed, no release list): a dry run goes on with it, a
+# real run stops at the preflight first, so it never reaches a command.
+pb::binaries_placeholder() {
+  printf '<binaries for MongoDB %s>' "$1"
+}
+
+# pb::is_binaries_placeholder PATH: PATH is such a stand-in, not a folder.
+pb::is_binaries_placeholder() {
+  [[ "$1" == "<binaries for MongoDB "*">" ]]
+}
+
 # Resolves each requested version to binaries: PB_BINPATHS[i] for PB_VERSIONS[i]
 # (then X.Y.Z). m is skipped entirely with --binarypath.
 pb::_check_binaries() {
@@ -173,7 +185,7 @@ pb::_check_binaries() {
         "give an exact X.Y.Z, or use --binarypath DIR (a folder with mongod and mongos) or --uri URI (an existing deployment)"
       if ((PB_DRY_RUN)); then
         PB_RESOLVED+=("$want")
-        PB_BINPATHS+=("<binaries for MongoDB ${want}>")
+        PB_BINPATHS+=("$(pb::binaries_placeholder "$want")")
       fi
       continue
     fi
@@ -397,7 +409,7 @@ pb::preflight() {
       else
         PB_RESOLVED=("${PB_VERSIONS[@]}")
         PB_BINPATHS=()
-        for i in "${PB_VERSIONS[@]}"; do PB_BINPATHS+=("<binaries for MongoDB ${i}>"); done
+        for i in "${PB_VERSIONS[@]}"; do PB_BINPATHS+=("$(pb::binaries_placeholder "$i")"); done
       fi
       pb::_check_ports
       ;;

@@ -43,13 +43,28 @@ function summarize({ collection, perShard, shards = [], jumboChunks = [] }) {
   };
 }
 
-// A chunk version as the logs print it: major|minor||epoch.
+// A chunk version as the logs print it: major|minor||epoch; undefined for
+// none. The servers log it as ChunkVersion::toBSON ({"0": Timestamp(major,
+// minor), "1": epoch, ...}, or {v, e, t}), wrapped in a ComparableChunkVersion
+// ({chunkVersion: ... or "None", ...}); newer ones log a ComparableChunkVersion
+// as its toString(), a string: "{ chunkVersion: { e: ObjectId('...'), t:
+// Timestamp(...), v: Timestamp(major, minor) }, ... }".
 function versionText(v) {
-  if (v === undefined || v === null) return undefined;
-  const cv = v.chunkVersion || v;
-  const ts = cv['0'] && (cv['0'].$timestamp || cv['0']);
-  const epoch = cv['1'] && (cv['1'].$oid || cv['1']);
-  if (ts && ts.t !== undefined && ts.i !== undefined && epoch) return `${ts.t}|${ts.i}||${epoch}`;
+  if (v === undefined || v === null || v === 'None') return undefined;
+  if (typeof v === 'string') {
+    const text = v.trim().replace(/^from version /, '');
+    if (text === '' || /chunkVersion: "None"/.test(text)) return undefined;
+    const major = /\bv: Timestamp\((\d+), (\d+)\)/.exec(text);
+    const epoch = /\be: ObjectId\('([0-9a-f]{24})'\)/.exec(text);
+    if (major && epoch) return `${major[1]}|${major[2]}||${epoch[1]}`;
+    const plain = /^\d+\|\d+\|\|[0-9a-f]{24}/.exec(text);
+    return plain ? plain[0] : text;
+  }
+  if (v.chunkVersion !== undefined) return versionText(v.chunkVersion);
+  const [place, id] = v['0'] !== undefined ? [v['0'], v['1']] : [v.v, v.e];
+  const ts = place && (place.$timestamp || place);
+  const epoch = id && (id.$oid || id);
+  if (ts && ts.t !== undefined && ts.i !== undefined && typeof epoch === 'string') return `${ts.t}|${ts.i}||${epoch}`;
   return JSON.stringify(v);
 }
 
@@ -71,7 +86,8 @@ function parseRefreshLines(lines, ns) {
       out.push({
         t: e.t && (e.t.$date || e.t),
         durationMillis: Number(a.durationMillis),
-        from: versionText(a.lookupSinceVersion),
+        // A 5.0-era 4619901 (and 4.4's 24104) logs oldVersion instead.
+        from: versionText(a.lookupSinceVersion !== undefined ? a.lookupSinceVersion : a.oldVersion),
         to: versionText(a.newVersion),
         format: 'json',
         id: e.id,

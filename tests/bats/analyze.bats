@@ -308,6 +308,15 @@ cursor_record() {
   assert_output '["2022-10-17T16:15:56.209+08:00","test.test2","49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","49189|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","incremental",2442,"ok",4619901,"json"]'
 }
 
+@test "refresh: a 5.0-era oldVersion (time in store) is the start of an incremental refresh; None leaves the kind unknown" {
+  run --separate-stderr analyze refresh --json "${FIX}/refresh-5.0-oldversion.derived.json.log"
+  assert_success
+  run jq -c 'select(.record == "refresh") | [.fromVersion, .toVersion, .kind, .durationMillis]' <<<"$output"
+  assert_success
+  assert_output '["49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","49189|1||626a663821072b82d9059209||Timestamp(1651140151, 6)","incremental",2442]
+[null,"49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)",null,2398]'
+}
+
 @test "refresh: the article's two mis-nested JSON lines are counted with their line numbers" {
   run --separate-stderr analyze refresh "${FIX}/refresh-5.0.json.log"
   assert_success

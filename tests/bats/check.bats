@@ -47,6 +47,12 @@ with_fixtures() {
   [ "$status" -eq 2 ]
 }
 
+@test "--yes is taken, as by every playbook (the check never asks anyway)" {
+  run with_fixtures "$CHECK" --dry-run --yes --mongodb-version 7.0
+  assert_success
+  assert_line "\$ playbooks/alpha-lab.sh --scale tiny --yes --mongodb-version 7.0 --dry-run"
+}
+
 @test "--mongodb-version needs a value" {
   run --separate-stderr "$CHECK" --mongodb-version --dry-run
   [ "$status" -eq 2 ]

@@ -132,7 +132,25 @@ test('a JSON line from MongoDB\'s log format with the attrs catalog_cache.cpp lo
   const [e] = s.parseRefreshLines([line, '{"c":"NETWORK","attr":{}}', 'not a log line'], 'test.users');
   assert.strictEqual(e.durationMillis, 12);
   assert.strictEqual(e.to, '7|3||64a6e0a1c2b3d4e5f6a7b8c9');
-  assert.strictEqual(e.from, '"None"');
+  assert.strictEqual(e.from, undefined);
+});
+
+test('a 5.0-era id 4619901 line logs oldVersion (time in store): its version is the start; "None" is none', () => {
+  const s = chunksShape();
+  const lines = require('fs').readFileSync(test.fixture('logs', 'refresh-5.0-oldversion.derived.json.log'), 'utf8').split('\n');
+  assert.deepStrictEqual(chunksPlain(s.parseRefreshLines(lines, 'test.test2').map((e) => [e.from, e.to])), [
+    [null, '49188|1||626a663821072b82d9059209'],
+    ['49188|1||626a663821072b82d9059209', '49189|1||626a663821072b82d9059209'],
+  ]);
+});
+
+test('a version logged as ComparableChunkVersion::toString() (a string, newer servers) reads as major|minor||epoch', () => {
+  const s = chunksShape();
+  const text = "{ chunkVersion: { e: ObjectId('64a6e0a1c2b3d4e5f6a7b8c9'), t: Timestamp(1688658017, 12), v: Timestamp(11, 1) }, forcedRefreshSequenceNum: 2, epochDisambiguatingSequenceNum: 5 }";
+  assert.strictEqual(s.versionText(text), '11|1||64a6e0a1c2b3d4e5f6a7b8c9');
+  assert.strictEqual(s.versionText('{ chunkVersion: "None", forcedRefreshSequenceNum: 2, epochDisambiguatingSequenceNum: 4 }'), undefined);
+  assert.strictEqual(s.versionText('11|1||64a6e0a1c2b3d4e5f6a7b8c9||Timestamp(1688658017, 12)'), '11|1||64a6e0a1c2b3d4e5f6a7b8c9');
+  assert.strictEqual(s.versionText({ v: { $timestamp: { t: 11, i: 1 } }, e: { $oid: '64a6e0a1c2b3d4e5f6a7b8c9' }, t: { $timestamp: { t: 1688658017, i: 12 } } }), '11|1||64a6e0a1c2b3d4e5f6a7b8c9');
 });
 
 test('bad arguments: an Error starting "chunkSummary:"', () => {

@@ -166,6 +166,9 @@ func (r *refreshState) feed(offset int64, line []byte) {
 	}
 	from, fromAsIs := r.rawVersion(got.old)
 	ev.kind = refreshKind(got.status, from)
+	if got.inStore && !from.ok && got.status == 0 {
+		ev.kind = 0 // a time in store without a version does not tell
+	}
 	r.build, r.spare = r.spare, r.build // from stays as it is while to is built
 	to, toAsIs := r.rawVersion(got.new)
 	fields := [nFields]optString{fTime: got.when, fFrom: from, fTo: to}
@@ -206,6 +209,9 @@ type refreshLine struct {
 	ns         string
 	old, new   *value // the versions' JSON text (kRaw), nil when absent
 	when       optString
+	// inStore: old is a 5.0-era id 4619901's oldVersion, the cache's time in
+	// store (logv2.refresh_event): without a version there the kind is unknown.
+	inStore bool
 }
 
 // readSlow reads a line with the strict reader (logv2.refresh_event); false
@@ -241,6 +247,9 @@ func (r *refreshState) readSlow(line []byte, offset int64, got *refreshLine) boo
 		new: attr.get("newVersion")}
 	if id.i == 24104 {
 		got.old = attr.get("oldVersion")
+	} else if got.old == nil {
+		got.old = attr.get("oldVersion")
+		got.inStore = got.old != nil
 	}
 	if text, ok := docTime(doc); ok {
 		got.when = optString{text, true}
@@ -311,6 +320,10 @@ func (r *refreshState) readFast(line []byte) (refreshLine, bool) {
 		oldKey = "oldVersion"
 	}
 	got.old, got.new = raw(&r.fastOld, oldKey), raw(&r.fastNew, "newVersion")
+	if got.old == nil && got.id != 24104 {
+		got.old = raw(&r.fastOld, "oldVersion")
+		got.inStore = got.old != nil
+	}
 	if t := m.last(-1, "t", line); t >= 0 {
 		if text(t)[0] == '{' {
 			if t = m.last(t, "$date", line); t < 0 {
@@ -505,7 +518,11 @@ func (r *refreshState) formatVersion(v *value) optString {
 		return optString{text, text != ""}
 	}
 	if v.k == kObject && v.has("chunkVersion") {
-		return r.formatVersion(v.get("chunkVersion"))
+		// ComparableChunkVersion::toBSONForLogging: "None" when it holds no version.
+		if inner := v.get("chunkVersion"); inner.k != kString || inner.s != "None" {
+			return r.formatVersion(inner)
+		}
+		return optString{}
 	}
 	var parts []*value
 	switch {

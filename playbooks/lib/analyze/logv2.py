@@ -215,7 +215,9 @@ def format_version(value):
             text = text[len("from version "):]
         return text or None
     if isinstance(value, dict) and "chunkVersion" in value:
-        return format_version(value["chunkVersion"])
+        # ComparableChunkVersion::toBSONForLogging: "None" when it holds no version.
+        inner = value["chunkVersion"]
+        return None if inner == "None" else format_version(inner)
     parts = None
     if isinstance(value, list):
         parts = list(value) + [None] * 3
@@ -248,8 +250,14 @@ def refresh_event(doc):
     duration = as_int(attr.get("durationMillis"))
     if not isinstance(namespace, str) or duration is None:
         raise Unparsable("refresh line without namespace or durationMillis")
-    old = attr.get("oldVersion") if log_id == 24104 else attr.get("lookupSinceVersion")
-    return {
+    # 4.4's id 24104 and a 5.0-era id 4619901 log oldVersion; later ones
+    # lookupSinceVersion. The 5.0-era oldVersion is the cache's time in store
+    # (a ComparableChunkVersion): a version there means the refresh started
+    # from a cached table; "None" does not tell (first load, or a forced
+    # refresh of a cached table), so that refresh's kind stays unknown.
+    in_store = log_id != 24104 and "lookupSinceVersion" not in attr and "oldVersion" in attr
+    old = attr.get("oldVersion") if log_id == 24104 or in_store else attr.get("lookupSinceVersion")
+    event = {
         "time": doc_time(doc),
         "namespace": namespace,
         "fromVersion": format_version(old),
@@ -259,3 +267,6 @@ def refresh_event(doc):
         "logId": log_id,
         "format": "json",
     }
+    if in_store and event["fromVersion"] is None and event["status"] == "ok":
+        event["kind"] = None
+    return event

@@ -26,6 +26,22 @@ setup() {
   assert_output "done"
 }
 
+@test "the capped size recorded is the one the server keeps, beside the one asked for" {
+  local kept
+  # What this server keeps for the playbook's default size, asked of it directly.
+  kept=$(mongosh "$DBA_LAB_TEST_URI" --quiet --norc --eval '
+    const d = db.getSiblingDB("dba_lab_capped_size_probe");
+    d.dropDatabase();
+    d.createCollection("probe", { capped: true, size: 100000 });
+    print(String(d.getCollectionInfos({ name: "probe" })[0].options.size));
+    d.dropDatabase();
+    void 0;')
+  run jq -r '.measurements[] | select(.key == "capped.sizeBytes" or .key == "capped.requestedSizeBytes") | "\(.key) \(.value)"' "${REPORT}/results.json"
+  assert_success
+  assert_output "capped.sizeBytes ${kept}
+capped.requestedSizeBytes 100000"
+}
+
 @test "every subscriber of every sweep point received every message, none twice" {
   run jq -r '.tables.delivery.rows[] | .values | @tsv' "${REPORT}/results.json"
   assert_success

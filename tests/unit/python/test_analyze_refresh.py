@@ -41,3 +41,14 @@ def test_chunk_manager_load_lines_of_2_x():
 def test_unparsable_refresh_lines_are_counted():
     state = state_of("refresh-5.0.json.log")
     assert (state.bad.matched, state.bad.unparsable) == (3, 2)
+
+
+def test_5_0_era_old_version_is_where_the_refresh_started():
+    # id 4619901 with oldVersion (the cache's time in store) and no
+    # lookupSinceVersion: a version there is the start of an incremental
+    # refresh; "None" does not tell the kind.
+    evs, summaries = refresh.rows(state_of("refresh-5.0-oldversion.derived.json.log"), ["m"])
+    assert [(e["fromVersion"], e["kind"], e["durationMillis"]) for e in evs] == [
+        ("49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)", "incremental", 2442),
+        (None, None, 2398)]
+    assert summaries[0]["firstVersion"] == "49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)"

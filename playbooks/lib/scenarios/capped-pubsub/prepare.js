@@ -12,7 +12,15 @@
   db.getCollection('ticker').insertOne({ time: new Date(), ticker: 'PIP', price: 4.45, sentinel: true });
   db.createCollection('ticker_stream');
   const info = db.getCollectionInfos({ name: 'ticker' })[0];
-  stage.note(`Topic: \`db.createCollection('ticker', ${JSON.stringify(options)})\` and \`createIndex({time: 1})\`; server options ${info ? EJSON.stringify(info.options, { relaxed: true }) : '{}'}.`);
-  stage.measure('capped.sizeBytes', size, 'bytes');
+  // The size the server keeps, not the one asked for: MongoDB rounds it up to
+  // a multiple of 256 unless featureFlagCappedCollectionsRelaxedSize is on.
+  const [stats] = db.getCollection('ticker').aggregate([{ $collStats: { storageStats: {} } }]).toArray();
+  const fromStats = stats && stats.storageStats ? stats.storageStats.maxSize : undefined;
+  const kept = fromStats !== undefined ? fromStats : info && info.options ? info.options.size : undefined;
+  if (kept === undefined) throw new Error('capped-pubsub prepare: the server reported no size for the capped collection ticker ($collStats maxSize, listCollections options.size)');
+  const keptBytes = Number(kept);
+  stage.note(`Topic: \`db.createCollection('ticker', ${JSON.stringify(options)})\` and \`createIndex({time: 1})\`; server options ${info ? EJSON.stringify(info.options, { relaxed: true }) : '{}'}; the server keeps ${keptBytes} bytes (${fromStats !== undefined ? '$collStats maxSize' : 'listCollections options.size'}) for the ${size} asked.`);
+  stage.measure('capped.sizeBytes', keptBytes, 'bytes');
+  stage.measure('capped.requestedSizeBytes', size, 'bytes');
   stage.measure('capped.maxDocuments', max, 'documents');
 })();

@@ -3,6 +3,9 @@
 // tests/servers/mongod.sh start sharded). The chunks are split and moved
 // while the collection is empty, so no orphan documents blur the counts.
 
+// collStatsSummary's counts and sizes are Longs: compared by value.
+load(require('path').join(test.root, 'tests', 'lib', 'values.js'));
+
 const SH_DB = 'dba_lab_sharded';
 const SH_NS = `${SH_DB}.keys`;
 // seedCollection's sharded-ids recipe spreads `id` evenly over 0..100,000,000.
@@ -80,12 +83,12 @@ test('collStatsSummary on a sharded collection: one row per shard with its docum
   assert.deepStrictEqual(perShard.map((r) => r.shard).sort(), shards);
   for (const r of perShard) {
     assert.strictEqual(r.ns, SH_NS);
-    assert.strictEqual(r.count, 1000, `${r.shard}: ${r.count}`);
+    assertSameValue(r.count, 1000, `${r.shard} count`);
   }
   assert.ok(total, 'a total row');
-  assert.strictEqual(total.count, 2000);
-  assert.strictEqual(total.size, seeded.bytes);
-  assert.strictEqual(perShard.reduce((a, r) => a + r.size, 0), seeded.bytes);
+  assertSameValue(total.count, 2000, 'total count');
+  assertSameValue(total.size, seeded.bytes, 'total size');
+  assertSameValue(sumValues(perShard.map((r) => r.size)), seeded.bytes, 'sum of the shards\' sizes');
 });
 
 test('collStatsSummary on the database lists the sharded collection per shard', () => {
