@@ -67,7 +67,7 @@ assert_offline_plan() {
   for p in "${PLAYBOOKS[@]}"; do
     run dry_run "$p"
     assert_success
-    assert_line "\$ env M_PREFIX=${M_PREFIX} M_CONFIRM=0 m 8.0.4"
+    assert_line "\$ env M_PREFIX=${M_PREFIX} M_BIN_DIR=${M_PREFIX}/bin M_CONFIRM=0 m 8.0.4"
     assert_line --regexp "^\\\$ mlaunch init .* --binarypath ${M_PREFIX}/m/versions/8\\.0\\.4/bin"
   done
   [ -z "$(ls -A "$M_PREFIX")" ]
