@@ -7,6 +7,7 @@ const fs = require('fs');
 const path = require('path');
 
 const VERDICTS = ['REPRODUCED', 'NOT REPRODUCED', 'NOT APPLICABLE'];
+const PREDICTIONS = ['AS PREDICTED', 'NOT AS PREDICTED'];
 
 function readResults(dir) {
   const file = path.join(dir, 'results.json');
@@ -91,10 +92,20 @@ function verdictCounts(results) {
   return counts;
 }
 
+// How many verdicts went as predicted, and not ({} in an older report).
+function predictionCounts(results) {
+  const counts = {};
+  for (const v of results.verdicts || []) if (PREDICTIONS.includes(v.prediction)) counts[v.prediction] = (counts[v.prediction] || 0) + 1;
+  return counts;
+}
+
 function verdictSummary(results) {
   const c = verdictCounts(results);
   const parts = VERDICTS.filter((k) => c[k]).map((k) => `${c[k]} ${k.toLowerCase()}`);
-  return parts.length ? parts.join(', ') : 'no verdict';
+  const p = predictionCounts(results);
+  const predicted = PREDICTIONS.filter((k) => p[k]).map((k) => `${p[k]} ${k.toLowerCase()}`);
+  if (!parts.length) return 'no verdict';
+  return `${parts.join(', ')}${predicted.length ? `; ${predicted.join(', ')}` : ''}`;
 }
 
 function cellText(v) {
@@ -131,6 +142,6 @@ function exists(dir, rel) {
 }
 
 module.exports = {
-  VERDICTS, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
+  VERDICTS, PREDICTIONS, predictionCounts, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
   sourceLabel, verdictCounts, verdictSummary, cellText, gib, hostLine, cpuLine, exists,
 };

@@ -4,19 +4,30 @@
 // what was done, every table and every chart.
 
 const m = require('./model');
-const { esc, inline, verdictBadge, page, td } = require('./html');
+const { esc, inline, verdictBadge, predictionBadge, page, td } = require('./html');
+const legend = require('./legend');
+const { VERDICT_HEAD } = require('./render-md');
 
 function verdictTable(r) {
   if (!(r.verdicts || []).length) {
     return `<p>No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.</p>`;
   }
   const rows = r.verdicts.map((v) => `<tr><td>${esc(v.claim)}</td><td>${esc(m.versionLabel(r, v.version))}</td>`
-    + `<td>${esc(v.expected)}</td><td>${esc(v.observed)}${v.test ? `<br><code>${esc(v.test)}</code>` : ''}</td>`
-    + `<td>${verdictBadge(v.verdict)}${v.reason ? `<br>${esc(v.reason)}` : ''}</td></tr>`);
-  return `<div class="scroll"><table class="verdicts"><thead><tr><th>claim</th><th>version</th><th>expected</th><th>observed (test)</th><th>verdict</th></tr></thead>
+    + `<td>${esc(v.expected)}</td><td>${esc(v.observed)}${v.test ? `<br><code>${esc(v.test)}</code>` : ''}`
+    + `${v.evidence && v.evidence.summary ? `<br><span class="muted">evidence: ${esc(v.evidence.summary)}</span>` : ''}</td>`
+    + `<td>${verdictBadge(v.verdict)}${v.reason ? `<br>${esc(v.reason)}` : ''}</td><td>${predictionBadge(v)}</td></tr>`);
+  return `<div class="scroll"><table class="verdicts"><thead><tr><th>claim</th><th>version</th>${VERDICT_HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table></div>`;
+</tbody></table></div>
+${legendHtml()}`;
+}
+
+function legendHtml() {
+  const words = [...legend.CLAIM_WORDS.map(([w, t]) => [verdictBadge(w), t]), ...legend.PREDICTION_WORDS.map(([w, t]) => [predictionBadge({ prediction: w }), t])];
+  return `<details class="legend" open><summary>How to read a verdict</summary><dl>
+${words.map(([w, t]) => `<dt>${w}</dt><dd>${esc(t)}</dd>`).join('\n')}
+</dl><p>${esc(legend.EVIDENCE)}</p></details>`;
 }
 
 function environment(r) {

@@ -3,6 +3,7 @@
 // reading in a terminal. The same sections as report.html.
 
 const m = require('./model');
+const legend = require('./legend');
 
 const cell = (v) => m.cellText(v).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -13,6 +14,9 @@ function mdTable(table, results) {
   for (const r of m.tableRows(table, results)) out.push(`| ${(v ? [r.version] : []).concat(r.values).map(cell).join(' | ')} |`);
   return out;
 }
+
+// The verdict columns after claim and version, shared with report.html.
+const VERDICT_HEAD = ['expected for this version', 'observed', "the article's claim", 'as predicted?'];
 
 function renderMarkdown(results, charts, dir) {
   const r = results;
@@ -27,10 +31,13 @@ function renderMarkdown(results, charts, dir) {
   if (product) out.push(`**Measured on ${product.product} ${product.version}, not on MongoDB** (it answers buildInfo as MongoDB ${product.reportsAs}): every verdict below is about ${product.product}.`, '');
   out.push('## Verdicts', '');
   if ((r.verdicts || []).length) {
-    out.push('| claim | version | expected | observed | verdict |', '|---|---|---|---|---|');
+    out.push(`| claim | version | ${VERDICT_HEAD.join(' | ')} |`, '|---|---|---|---|---|---|');
     for (const v of r.verdicts) {
-      out.push(`| ${cell(v.claim)} | ${cell(m.versionLabel(r, v.version))} | ${cell(v.expected)} | ${cell(v.observed)} | **${v.verdict}**${v.reason ? `: ${cell(v.reason)}` : ''} |`);
+      const evidence = v.evidence && v.evidence.summary ? ` (evidence: ${v.evidence.summary})` : '';
+      out.push(`| ${cell(v.claim)} | ${cell(m.versionLabel(r, v.version))} | ${cell(v.expected)} | ${cell(v.observed)}${cell(evidence)} `
+        + `| **${v.verdict}**${v.reason ? `: ${cell(v.reason)}` : ''} | ${cell(legend.predictionText(v))} |`);
     }
+    out.push('', 'How to read a verdict:', '', ...legend.lines().map((l) => `- ${l.replace(/^([A-Z ]+|Evidence):/, '**$1**:')}`));
   } else {
     out.push(`No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.`);
   }
@@ -80,4 +87,4 @@ function renderMarkdown(results, charts, dir) {
   return `${out.join('\n')}\n`;
 }
 
-module.exports = { renderMarkdown, mdTable };
+module.exports = { renderMarkdown, mdTable, VERDICT_HEAD };
