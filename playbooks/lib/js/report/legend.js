@@ -34,6 +34,9 @@ function lines() {
   ];
 }
 
-module.exports = { CLAIM_WORDS, PREDICTION_WORDS, EVIDENCE, predictionText, lines };
+// One line for the terminal's summary; report.md and report.html have the rest.
+const SHORT = "REPRODUCED / NOT REPRODUCED: did the article's claim hold on this version; AS PREDICTED / NOT AS PREDICTED: is that what the playbook predicted (NOT AS PREDICTED is the finding); NOT APPLICABLE: not judged, the reason says why";
 
-if (require.main === module) process.stdout.write(`${lines().join('\n')}\n`);
+module.exports = { CLAIM_WORDS, PREDICTION_WORDS, EVIDENCE, SHORT, predictionText, lines };
+
+if (require.main === module) process.stdout.write(`${process.argv[2] === '--short' ? SHORT : lines().join('\n')}\n`);
