@@ -225,3 +225,40 @@ test('an older results.json, whose verdicts have no prediction, still renders an
   const html = fs.readFileSync(path.join(out['mongodump-raw-bson'].dir, 'report.html'), 'utf8');
   assert.match(html, /<td><span class="muted">not recorded \(an older report\)<\/span><\/td><\/tr>/);
 });
+
+// The capped-pubsub example with CHANGE applied to its results.json, rendered.
+async function cappedWith(change) {
+  const root = copyFixtures();
+  const dir = path.join(root, 'capped-pubsub');
+  const file = path.join(dir, 'results.json');
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  change(r);
+  fs.writeFileSync(file, JSON.stringify(r));
+  const out = await renderFolder(dir);
+  return { md: fs.readFileSync(path.join(dir, 'report.md'), 'utf8'), html: fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), out };
+}
+
+test('the opening paragraph says what this run did: its scale and options, deployment and server', async () => {
+  const { md, html } = await cappedWith((r) => { r.params = { scale: 'tiny', subscribers: '1,8', rate: 50 }; r.environment.scale.name = 'tiny'; });
+  const first = 'This run: scale tiny (subscribers=1,8 rate=50), on --uri mongodb://127.0.0.1:PORT/ (FerretDB v1 on SQLite), against FerretDB v1.24.2 (presents itself as MongoDB 7.0.42).';
+  assert.equal(md.split('\n')[2], first);
+  assert.match(html, new RegExp(`<p class="claim">${first.replace(/[.()*+?]/g, '\\$&')}</p>`));
+});
+
+test("the playbook's --help paragraph is no longer the report's opening: it comes last, labelled as the same for every run", async () => {
+  const { md } = await cappedWith((r) => { r.description = 'The subscriber count is swept (1, 10, 40 by default).'; });
+  assert.ok(md.indexOf('swept (1, 10, 40 by default)') > md.indexOf('## About this playbook'));
+  assert.ok(md.indexOf('## About this playbook') > md.indexOf('## Verdicts'));
+});
+
+test('a report of an interrupted run says so in its opening paragraph', async () => {
+  const { md } = await cappedWith((r) => { r.status = 'interrupted'; r.stages = [{ name: 'run', label: '7.0.42', seconds: 11 }]; });
+  assert.match(md.split('\n')[2], / It was interrupted in stage run: its verdicts cover what was measured before\.$/);
+});
+
+test("'What was done' names FerretDB where a stage is labelled with the version it presents itself as", async () => {
+  const { md, html } = await cappedWith((r) => { r.stages = [{ name: 'launch', label: '7.0.42', seconds: 3 }]; });
+  assert.match(md, /^- launch \(FerretDB v1\.24\.2\): 3 s$/m);
+  assert.match(html, /<li>launch \(FerretDB v1\.24\.2\): 3 s<\/li>/);
+  assert.doesNotMatch(md, /\(7\.0\.42\)/);
+});

@@ -74,7 +74,7 @@ ${c.svg}
 function renderHtml(r, charts, dir) {
   const out = [];
   out.push(`<header><h1>${esc(r.title)}</h1>`);
-  if (r.description) out.push(`<p class="claim">${inline(r.description)}</p>`);
+  out.push(`<p class="claim">${esc(m.runSummary(r))}</p>`);
   out.push(`<p class="meta"><span>playbook <code>${esc(r.playbook)}</code></span><span>status <strong>${esc(r.status)}</strong></span>`
     + `<span>${esc(r.started)} to ${esc(r.finished)} (${esc(r.durationSeconds)} s)</span></p>`);
   if (r.failure) out.push(`<p class="failure"><strong>Failure:</strong> ${esc(r.failure)}</p>`);
@@ -86,7 +86,7 @@ function renderHtml(r, charts, dir) {
   out.push('<section id="verdicts"><h2>Verdicts</h2>', verdictTable(r), '</section>');
   out.push('<section id="environment"><h2>Environment</h2>', environment(r), '</section>');
   out.push('<section id="done"><h2>What was done</h2><ul>');
-  for (const s of r.stages || []) out.push(`<li>${esc(s.name)}${s.label ? ` (${esc(s.label)})` : ''}: ${esc(s.seconds)} s</li>`);
+  for (const s of r.stages || []) out.push(`<li>${esc(s.name)}${s.label ? ` (${esc(m.stageLabel(r, s.label))})` : ''}: ${esc(s.seconds)} s</li>`);
   out.push('</ul>');
   for (const n of r.notes || []) out.push(`<p>${n.version ? `<strong>[${esc(m.shortVersionLabel(r, n.version))}]</strong> ` : ''}${inline(n.text)}</p>`);
   if ((r.knobs || []).length) {
@@ -105,6 +105,9 @@ function renderHtml(r, charts, dir) {
       out.push(`<li>${name}: ${esc(e.lines)} line(s) from <code>${esc(e.source)}</code>${e.grep ? ` matching <code>${esc(e.grep)}</code>` : ''}${e.note ? `: ${inline(e.note)}` : ''}</li>`);
     }
     out.push('</ul></section>');
+  }
+  if (r.description) {
+    out.push('<section id="about"><h2>About this playbook</h2><p class="muted">The playbook\'s own description (its --help), the same for every run:</p>', `<p>${inline(r.description)}</p></section>`);
   }
   const files = [['report.md', 'this report in Markdown'], ['results.json', 'every measurement, table, verdict and the environment'], ['run.log', 'every command and its output']]
     .filter(([f]) => !dir || m.exists(dir, f) || f === 'report.md');

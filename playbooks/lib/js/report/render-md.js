@@ -23,7 +23,7 @@ function renderMarkdown(results, charts, dir) {
   const env = r.environment || {};
   const host = env.host || {};
   const out = [`# ${r.title}`, ''];
-  if (r.description) out.push(r.description, '');
+  out.push(m.runSummary(r), '');
   out.push(`Playbook \`${r.playbook}\` · status **${r.status}** · ${r.started} to ${r.finished} (${r.durationSeconds} s)`, '');
   if (r.failure) out.push(`**Failure:** ${r.failure}`, '');
   out.push(`Command: \`${r.command}\``, '');
@@ -52,7 +52,7 @@ function renderMarkdown(results, charts, dir) {
   out.push(`- Server: ${servers.length ? servers.join('; ') : 'none'}`);
   out.push(`- Tools: ${Object.entries(env.tools || {}).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   out.push('', '## What was done', '');
-  for (const s of r.stages || []) out.push(`- ${s.name}${s.label ? ` (${s.label})` : ''}: ${s.seconds} s`);
+  for (const s of r.stages || []) out.push(`- ${s.name}${s.label ? ` (${m.stageLabel(r, s.label)})` : ''}: ${s.seconds} s`);
   for (const n of r.notes || []) out.push('', `${n.version ? `**[${m.shortVersionLabel(r, n.version)}]** ` : ''}${n.text}`);
   if ((r.knobs || []).length) {
     out.push('', 'Server parameters changed during the run (restored at cleanup):', '');
@@ -82,6 +82,7 @@ function renderMarkdown(results, charts, dir) {
       out.push(`- [${e.name}](${e.file}): ${e.lines} line(s) from \`${e.source}\`${e.grep ? ` matching \`${e.grep}\`` : ''}${e.note ? `: ${e.note}` : ''}`);
     }
   }
+  if (r.description) out.push('', '## About this playbook', '', "The playbook's own description (its --help), the same for every run:", '', r.description);
   out.push('', '## Files', '', '- report.html: this report as a page, with the charts', '- results.json: every measurement, table, verdict and the environment');
   if (!dir || m.exists(dir, 'run.log')) out.push('- run.log: every command and its output');
   return `${out.join('\n')}\n`;
