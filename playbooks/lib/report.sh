@@ -98,7 +98,7 @@ pb::check() {
       pb::die "checker ${rel}: ${error:-failed (see run.log)}"
     fi
     while IFS= read -r line; do
-      pb::info "to be checked: $(jq -r '"\(.claim) (expected \(.expected))"' <<<"$line")"
+      pb::info "to be checked: $(jq -r '"\(.claim) (expected \(.expected)\(if .needs then "; needs \(.needs)" else "" end))"' <<<"$line")"
     done <<<"$out"
     return 0
   fi

@@ -459,6 +459,18 @@ JS
   assert_output ''
 }
 
+@test "in a dry run a claim that declares its evidence says what it needs" {
+  load_framework
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'cpu', claim: 'CPU grows', expected: 'rises', needs: { minPoints: 3, pointsOf: 'subscriber counts' } }], check() { throw new Error('never called'); } };
+JS
+  # shellcheck disable=SC2034 # read by pb::check
+  PB_DRY_RUN=1
+  run pb::check
+  assert_success
+  assert_output --partial 'to be checked: CPU grows (expected rises; needs at least 3 subscriber counts)'
+}
+
 @test "pb::run_timed gives wall, user and system seconds of the command" {
   load_framework
   local t=''

@@ -146,3 +146,9 @@ test('needs must declare a positive minimum', () => {
     assert.throws(() => validateClaims([{ ...claims[0], needs }]), CheckerError, JSON.stringify(needs));
   }
 });
+
+test('the command line lists a claim with what it needs, in words', () => {
+  const file = tempChecker(`module.exports = { claims: ${JSON.stringify(needy)}, check: () => [] };`);
+  const [listed] = execFileSync(process.execPath, [CHECK, '--claims', file], { encoding: 'utf8' }).trim().split('\n').map(JSON.parse);
+  assert.equal(listed.needs, 'at least 3 sweep points and 2 repetitions per point');
+});

@@ -137,7 +137,9 @@ function main(argv) {
   const out = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
   try {
     if (argv[0] === '--claims' && argv.length === 2) {
-      for (const c of loadChecker(argv[1]).claims) out({ id: c.id, claim: c.claim, expected: c.expected });
+      for (const c of loadChecker(argv[1]).claims) {
+        out({ id: c.id, claim: c.claim, expected: c.expected, ...(c.needs ? { needs: evidence.needsText(c.needs) } : {}) });
+      }
       return 0;
     }
     if (argv.length !== 2) {

@@ -39,6 +39,13 @@ function shortfall(needs, evidence) {
   return '';
 }
 
+// "at least 3 subscriber counts and 2 repetitions per point": NEEDS in words.
+function needsText(needs) {
+  if (!needs) return '';
+  return `at least ${KEYS.filter(([min]) => needs[min] !== undefined)
+    .map(([min, , label, fallback]) => `${needs[min]} ${needs[label] || fallback}`).join(' and ')}`;
+}
+
 // VERDICT with EVIDENCE recorded, and NOT_APPLICABLE when it falls short of NEEDS.
 function judge(needs, evidence, verdict) {
   const out = { ...verdict, evidence: { ...evidence } };
@@ -58,4 +65,4 @@ function describe(evidence, needs = {}) {
   return parts.join(', ');
 }
 
-module.exports = { invalidNeeds, shortfall, judge, describe };
+module.exports = { invalidNeeds, shortfall, judge, describe, needsText };
