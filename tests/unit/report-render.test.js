@@ -207,12 +207,13 @@ test('a verdict shows the evidence it was judged on, and a claim below its minim
 test('every report has the legend of the verdict words, in Markdown and in HTML', async () => {
   const { out } = await rendered;
   const legend = require('../../playbooks/lib/js/report/legend');
+  const { esc } = require('../../playbooks/lib/js/report/html');
   for (const p of PLAYBOOKS) {
     const md = fs.readFileSync(path.join(out[p].dir, 'report.md'), 'utf8');
     const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
     for (const [word, text] of [...legend.CLAIM_WORDS, ...legend.PREDICTION_WORDS]) {
       assert.ok(md.includes(`- **${word}**: ${text}`), `${p} report.md: ${word}`);
-      assert.ok(html.includes(`<dd>${text}</dd>`), `${p} report.html: ${word}`);
+      assert.ok(html.includes(`<dd>${esc(text)}</dd>`), `${p} report.html: ${word}`);
     }
   }
 });

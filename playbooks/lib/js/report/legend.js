@@ -12,7 +12,7 @@ const CLAIM_WORDS = [
 ];
 
 const PREDICTION_WORDS = [
-  ['AS PREDICTED', 'the outcome is the one the playbook predicted for this version (the expected column, from MongoDB\'s source, documentation and release notes).'],
+  ['AS PREDICTED', 'the outcome is the one the playbook predicted for this version (the column "expected for this version", from MongoDB\'s source, documentation and release notes).'],
   ['NOT AS PREDICTED', 'the outcome differs from the prediction: the finding to look into (a changed server, a disturbed measurement or a wrong prediction).'],
 ];
 
