@@ -111,17 +111,14 @@ pb::dry_run() {
 }
 
 pb::summary() {
-  local code="$1" i line counts=''
+  local code="$1" i line
   pb::stage_header summary
   line=''
   for i in "${!PB_STAGE_NAMES[@]}"; do
     line+="${PB_STAGE_NAMES[$i]}${PB_STAGE_LABELS[$i]:+ ${PB_STAGE_LABELS[$i]}} ${PB_STAGE_SECONDS[$i]}s, "
   done
   pb::info "stages: ${line%, }"
-  if [[ -f "$PB_RECORDS" ]]; then
-    counts=$(jq -rs '[.[] | select(.type == "verdict") | .verdict] | group_by(.) | map("\(length) \(.[0])") | join(", ")' "$PB_RECORDS" 2>/dev/null || true)
-  fi
-  pb::info "verdicts: ${counts:-none}"
+  pb::verdict_summary
   if ((PB_DRY_RUN)); then
     pb::info "dry run: nothing was changed"
   elif [[ -f "${PB_REPORT_DIR}/report.html" ]]; then

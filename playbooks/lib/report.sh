@@ -89,7 +89,7 @@ pb::_check_input() {
 # claims to be checked. A checker that fails, or a malformed verdict, fails
 # the report stage with one line naming the checker.
 pb::check() {
-  local checker="${PB_SCENARIO}/checker.js" rel input out line error verdict text
+  local checker="${PB_SCENARIO}/checker.js" rel input out line error
   rel=${checker#"${PB_ROOT}/"}
   [[ -f "$checker" ]] || pb::die "playbook bug: no checker ${rel}"
   if ((PB_DRY_RUN)); then
@@ -98,7 +98,7 @@ pb::check() {
       pb::die "checker ${rel}: ${error:-failed (see run.log)}"
     fi
     while IFS= read -r line; do
-      pb::info "to be checked: $(jq -r '"\(.claim) (expected \(.expected))"' <<<"$line")"
+      pb::info "to be checked: $(jq -r '"\(.claim) (expected \(.expected)\(if .needs then "; needs \(.needs)" else "" end))"' <<<"$line")"
     done <<<"$out"
     return 0
   fi
@@ -111,18 +111,49 @@ pb::check() {
   [[ -n "$out" ]] || return 0
   while IFS= read -r line; do
     pb::_record "$line"
-    verdict=$(jq -r '.verdict' <<<"$line")
-    text=$(jq -r '"\(.claim)\(if .version != "" then " [\(.version)]" else "" end) (expected \(.expected), observed \(.observed)\(if .reason != "" then "; \(.reason)" else "" end))"' <<<"$line")
-    pb::info "$(pb::_verdict_colour "$verdict")${verdict}${PB_C_OFF}: ${text}"
+    pb::_verdict_line "$line"
   done <<<"$out"
+}
+
+# One verdict record on the terminal: the claim's word and the prediction
+# (coloured by the prediction: whether the claim held is no good or bad
+# news), the version as the report names it, and what it was judged on.
+pb::_verdict_line() {
+  local record="$1" word prediction text
+  word=$(jq -r '.verdict' <<<"$record")
+  prediction=$(jq -r '.prediction // ""' <<<"$record")
+  text=$(jq -r --argjson server "${PB_SERVER_INFO:-null}" '
+    (if .version == "" then ""
+     elif ($server | type) == "object" and $server.ferretdb and .version == $server.version then " [FerretDB \($server.ferretdb)]"
+     else " [\(.version)]" end) as $v
+    | if .verdict == "NOT APPLICABLE"
+      then "\(.claim)\($v): \(.reason)\(if .observed != "" then " (observed \(.observed))" else "" end)"
+      else "\(.claim)\($v) (expected \(.expected), observed \(.observed)\(if .reason != "" then "; \(.reason)" else "" end)\(if .evidence.summary then "; evidence: \(.evidence.summary)" else "" end))"
+      end' <<<"$record")
+  pb::info "$(pb::_verdict_colour "$prediction")${word}${prediction:+, ${prediction}}${PB_C_OFF}: ${text}"
 }
 
 pb::_verdict_colour() {
   case "$1" in
-    "REPRODUCED") printf '%s' "$PB_C_GREEN" ;;
-    "NOT REPRODUCED") printf '%s' "$PB_C_RED" ;;
+    "AS PREDICTED") printf '%s' "$PB_C_GREEN" ;;
+    "NOT AS PREDICTED") printf '%s' "$PB_C_RED" ;;
     *) printf '%s' "$PB_C_YELLOW" ;;
   esac
+}
+
+# pb::verdict_summary: the closing summary's verdict counts, both parts, and
+# the legend's one line when there is a verdict to read.
+pb::verdict_summary() {
+  local counts=''
+  if [[ -f "$PB_RECORDS" ]]; then
+    counts=$(jq -rs 'map(select(.type == "verdict")) as $v
+      | def count(f): [$v[] | f | select(. != null and . != "")] | group_by(.) | map("\(length) \(.[0])") | join(", ");
+      [count(.verdict), count(.prediction)] | map(select(. != "")) | join("; ")' "$PB_RECORDS" 2>/dev/null || true)
+  fi
+  pb::info "verdicts: ${counts:-none}"
+  if [[ -n "$counts" ]]; then
+    pb::info "  $(node "${PB_LIB}/js/report/legend.js" --short 2>/dev/null || true)"
+  fi
 }
 
 # pb::chart NAME --table T --x COLUMN --y COLUMN[,COLUMN...] [--group COLUMN]
@@ -309,11 +340,17 @@ pb::record_version() {
 
 # The records as one JSON document: results.json.
 pb::_results_json() {
-  local status="$1" stages
+  local status="$1" stages i last seconds
+  # A stage still running (the run failed or was interrupted in it) counts
+  # its time so far, as the terminal's summary does.
+  last=$((${#PB_STAGE_NAMES[@]} - 1))
   stages=$(for i in "${!PB_STAGE_NAMES[@]}"; do
-    printf '%s\t%s\t%s\n' "${PB_STAGE_NAMES[$i]}" "${PB_STAGE_LABELS[$i]}" "${PB_STAGE_SECONDS[$i]}"
+    seconds=${PB_STAGE_SECONDS[$i]}
+    if ((i == last)) && [[ -n "${PB_STAGE_START:-}" ]]; then seconds=$((SECONDS - PB_STAGE_START)); fi
+    printf '%s\t%s\t%s\n' "${PB_STAGE_NAMES[$i]}" "${PB_STAGE_LABELS[$i]}" "$seconds"
   done | jq -R 'split("\t") | {name: .[0], label: .[1], seconds: (.[2] | tonumber)}' | jq -s '.')
   jq -s --arg status "$status" --arg name "$PB_NAME" --arg title "$PB_TITLE" --arg description "${PB_DESCRIPTION:-}" \
+    --argjson params "$(pb::_check_params)" \
     --arg started "$PB_STARTED" --arg finished "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
     --argjson seconds "$((SECONDS - PB_T0))" --arg failure "${PB_FAILURE:-}" \
     --arg command "$(pb::redact "$(pb::quote "$0" "${PB_ARGV[@]}")")" \
@@ -325,6 +362,7 @@ pb::_results_json() {
         schema: 1, playbook: $name, title: $title, description: $description, runId: $runId, status: $status,
         failure: (if $failure == "" then null else $failure end),
         command: $command, started: $started, finished: $finished, durationSeconds: $seconds,
+        params: $params,
         environment: ((($r | of("environment") | .[0]) // {}) + {versions: ($r | of("version"))}),
         stages: $stages,
         measurements: ($r | of("measure")),

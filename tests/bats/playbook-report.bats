@@ -50,8 +50,8 @@ records() {
   run cat "${REPORT}/report.md"
   assert_success
   assert_line '# Demo lab: the framework'"'"'s test playbook'
-  assert_line '| claim | version | expected | observed | verdict |'
-  assert_line '| every written document is counted | all | counted = written | 10 of 10 | **REPRODUCED** |'
+  assert_line "| claim | version | expected for this version | observed | the article's claim | as predicted? |"
+  assert_line '| every written document is counted | all | counted = written | 10 of 10 | **REPRODUCED** | AS PREDICTED |'
   assert_line --regexp '^- CPU: .+, [0-9]+ cores; memory [0-9.]+ GiB$'
   assert_line '| written | 10 |'
   assert_line --regexp "^Command: \`.*demo-lab.sh --topology none --report-dir .*\`\$"
@@ -284,10 +284,76 @@ JS
   pb::measure ratio 6.2 x
   run pb::check
   assert_success
-  assert_output --partial 'REPRODUCED: B is 5x sooner [8.0.4] (expected >= 5x, observed 6.2x)'
+  assert_output --partial 'REPRODUCED, AS PREDICTED: B is 5x sooner [8.0.4] (expected >= 5x, observed 6.2x)'
   run records 'select(.type == "verdict") | [.id, .claim, .verdict, .expected, .observed, .reason, .version]'
   assert_success
   assert_output $'["ratio","B is 5x sooner","REPRODUCED",">= 5x","6.2x","","8.0.4"]\n["restart","restart loses data","NOT APPLICABLE","documents gone","not restarted","--uri target","all"]'
+}
+
+@test "a NOT APPLICABLE verdict line gives the reason and what was observed, with no empty expected/observed" {
+  load_framework
+  write_checker <<'JS'
+const claims = [{ id: 'shard', claim: 'capped collections cannot be sharded', expected: 'refused' },
+                { id: 'cpu', claim: 'CPU grows', expected: 'rises' }];
+module.exports = { claims, check: () => [
+  { id: 'shard', observed: '', result: 'NOT_APPLICABLE', why: 'not a sharded cluster', version: '8.0.4' },
+  { id: 'cpu', observed: 'linear: slope 3', result: 'NOT_APPLICABLE', why: 'needs at least 3 subscriber counts, had 2', version: '8.0.4' },
+] };
+JS
+  run pb::check
+  assert_success
+  assert_line --partial 'NOT APPLICABLE: capped collections cannot be sharded [8.0.4]: not a sharded cluster'
+  assert_line --partial 'NOT APPLICABLE: CPU grows [8.0.4]: needs at least 3 subscriber counts, had 2 (observed linear: slope 3)'
+  refute_output --partial 'observed ;'
+}
+
+@test "a verdict line names FerretDB, not the MongoDB version it presents itself as" {
+  load_framework
+  # shellcheck disable=SC2034 # read by pb::check
+  PB_SERVER_INFO='{"version":"7.0.42","ferretdb":"v1.24.2","setName":null,"msg":null,"exists":false,"owner":null}'
+  write_checker <<'JS'
+const claims = [{ id: 'grow', claim: 'documents cannot grow', expected: 'allowed at FCV 7.0' }];
+module.exports = { claims, check: () => [{ id: 'grow', observed: 'allowed', result: 'NOT_REPRODUCED', predicted: false, version: '7.0.42' }] };
+JS
+  run pb::check
+  assert_success
+  assert_line --partial 'NOT REPRODUCED, AS PREDICTED: documents cannot grow [FerretDB v1.24.2] (expected allowed at FCV 7.0, observed allowed)'
+  refute_output --partial '[7.0.42]'
+}
+
+@test "the closing summary counts both parts of the verdicts and says what the words mean" {
+  load_framework
+  pb::_record '{"type":"verdict","verdict":"NOT REPRODUCED","prediction":"AS PREDICTED"}'
+  pb::_record '{"type":"verdict","verdict":"REPRODUCED","prediction":"NOT AS PREDICTED"}'
+  pb::_record '{"type":"verdict","verdict":"NOT APPLICABLE","prediction":""}'
+  run pb::summary 0
+  assert_success
+  assert_line --partial 'verdicts: 1 NOT APPLICABLE, 1 NOT REPRODUCED, 1 REPRODUCED; 1 AS PREDICTED, 1 NOT AS PREDICTED'
+  assert_line --partial "REPRODUCED / NOT REPRODUCED: did the article's claim hold on this version; AS PREDICTED / NOT AS PREDICTED:"
+}
+
+@test "an interrupted report counts the time of the stage it stopped in" {
+  load_framework
+  pb::stage run 8.0.4
+  # shellcheck disable=SC2034 # read by pb::_results_json: the stage began 11 s ago
+  PB_STAGE_START=$((SECONDS - 11))
+  run pb::_results_json interrupted
+  assert_success
+  run jq -r '.stages[-1] | "\(.name) \(.seconds)"' <<<"$output"
+  assert_success
+  assert_output 'run 11'
+}
+
+@test "results.json records the options the run ran with, for the report's opening line" {
+  load_framework
+  pb::option --subscribers SUBSCRIBERS intlist:1-2000 "1,10,40" "subscriber counts"
+  # shellcheck disable=SC2034 # read by pb::_results_json
+  SUBSCRIBERS=1,8
+  run pb::_results_json "done"
+  assert_success
+  run jq -r '.params | "\(.scale) \(.subscribers)"' <<<"$output"
+  assert_success
+  assert_output 'small 1,8'
 }
 
 @test "pb::check gives the checker the measurements, tables, versions and params of results.json" {
@@ -391,6 +457,18 @@ JS
   run records 'select(.type == "verdict")'
   assert_success
   assert_output ''
+}
+
+@test "in a dry run a claim that declares its evidence says what it needs" {
+  load_framework
+  write_checker <<'JS'
+module.exports = { claims: [{ id: 'cpu', claim: 'CPU grows', expected: 'rises', needs: { minPoints: 3, pointsOf: 'subscriber counts' } }], check() { throw new Error('never called'); } };
+JS
+  # shellcheck disable=SC2034 # read by pb::check
+  PB_DRY_RUN=1
+  run pb::check
+  assert_success
+  assert_output --partial 'to be checked: CPU grows (expected rises; needs at least 3 subscriber counts)'
 }
 
 @test "pb::run_timed gives wall, user and system seconds of the command" {

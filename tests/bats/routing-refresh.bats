@@ -221,7 +221,7 @@ dry() {
   assert_success
   run jq -c 'select(.type == "verdict") | [.id, .verdict, .reason]' "$PB_RECORDS"
   assert_success
-  assert_line '["linear","NOT APPLICABLE","needs refreshes logged at two chunk counts or more"]'
+  assert_line '["linear","NOT APPLICABLE","needs at least 3 chunk counts with a logged refresh, had 1 (give --chunks with three counts or more)"]'
   assert_line '["near-constant","NOT APPLICABLE","this version has no chunk grouping (routingTableCacheChunkBucketSize unknown to the server)"]'
 }
 

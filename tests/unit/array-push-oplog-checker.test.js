@@ -40,7 +40,7 @@ test('$v:2 sizes: plain $push NOT, $slice REPRODUCED, the fix over 100x; one ver
     ['push', '8.0.4', 'NOT_REPRODUCED', 'flat: 443 B at 1 readings, 446 B at 3599', ''],
     ['push-slice', '8.0.4', 'REPRODUCED', 'linear: 445 B at 1 readings, 343.7 KB at 3599', ''],
     ['fix', '8.0.4', 'REPRODUCED', '265.3x (push-sort: 603.7 MB vs per-second: 2.3 MB per device-hour)', ''],
-    ['versions', 'all', 'NOT_APPLICABLE', 'only 8.0.4 measured', 'one version run: give --mongodb-version A,B to compare'],
+    ['versions', 'all', 'NOT_APPLICABLE', 'only 8.0.4 measured', 'needs at least 2 versions, had 1 (give --mongodb-version A,B to compare)'],
   ]);
 });
 
@@ -112,4 +112,35 @@ test('the recorded report (tests/fixtures/reports) gives its per-version verdict
     ['push', '8.0', 'NOT_REPRODUCED'], ['push-slice', '8.0', 'REPRODUCED'],
     ['versions', 'all', 'REPRODUCED'],
   ]);
+});
+
+const recordOf = (r, id, version) => runChecker(checker, r).find((v) => v.id === id && (!version || v.version === version));
+// The first N array lengths of every curve.
+const firstLengths = (curves, n) => Object.fromEntries(Object.entries(curves).map(([p, points]) => [p, points.slice(0, n)]));
+
+test('a curve of two array lengths is NOT_APPLICABLE for push, push-slice and the fix: a curve needs three', () => {
+  const r = results({ '8.0.4': { curves: firstLengths(f.v2, 2), fix: f.fix } });
+  for (const id of ['push', 'push-slice', 'fix']) {
+    const v = pick(r, id);
+    assert.equal(v.result, 'NOT_APPLICABLE', id);
+    assert.equal(v.evidence.points, 2, id);
+  }
+  assert.equal(pick(r, 'push-slice').why, 'needs at least 3 array lengths, had 2');
+});
+
+test('three array lengths are enough: push-slice judged, with its evidence recorded', () => {
+  const v = recordOf(results({ '8.0.4': { curves: firstLengths(f.v2, 3), fix: f.fix } }), 'push-slice');
+  assert.deepEqual([v.verdict, v.evidence.summary], ['REPRODUCED', '3 array lengths']);
+});
+
+test('push: flat on 8.0 is NOT REPRODUCED and AS PREDICTED; whole on 2.2 is REPRODUCED and AS PREDICTED', () => {
+  const modern = recordOf(results({ '8.0.4': { curves: f.v2, fix: f.fix } }), 'push');
+  assert.deepEqual([modern.verdict, modern.prediction], ['NOT REPRODUCED', 'AS PREDICTED']);
+  const old = recordOf(results({ '2.2.7': { curves: f.article22, fix: f.fix } }), 'push');
+  assert.deepEqual([old.verdict, old.prediction], ['REPRODUCED', 'AS PREDICTED']);
+});
+
+test('push: a modern server logging a plain $push whole is NOT AS PREDICTED', () => {
+  const v = recordOf(results({ '8.0.4': { curves: { ...f.v2, push: f.article22.push }, fix: f.fix } }), 'push');
+  assert.deepEqual([v.verdict, v.prediction], ['REPRODUCED', 'NOT AS PREDICTED']);
 });

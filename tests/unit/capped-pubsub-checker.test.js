@@ -154,3 +154,50 @@ test('two versions: each gets its own verdicts from its own measurements', () =>
   const grow = checker.check(two).filter((v) => v.id === 'grow').map((v) => [v.version, v.result]);
   assert.deepEqual(grow, [[V, 'REPRODUCED'], ['8.0.4', 'NOT_REPRODUCED']]);
 });
+
+// A copy whose table NAME keeps only the rows keep(row object) accepts.
+const keepRows = (name, keep, base = RECORDED) => {
+  const t = base.tables[name];
+  const rows = t.rows.filter((r) => keep(Object.fromEntries(t.columns.map((c, i) => [c, r.values[i]]))));
+  return { ...base, tables: { ...base.tables, [name]: { ...t, rows } } };
+};
+const recordOf = (results, id) => runChecker(checker, results).find((r) => r.id === id);
+
+test('cpu: two subscriber counts on a perfect line are NOT_APPLICABLE: the claim needs three', () => {
+  const perMsg = { 1: 0.05, 2: 0.10 };
+  const two = keepRows('cpu', (r) => r.subscribers in perMsg, withRows('cpu', (r) => ({ ...r, cpu_ms_per_msg: perMsg[r.subscribers] ?? 1 })));
+  const v = verdictOf(two, 'cpu');
+  assert.deepEqual([v.result, v.why], ['NOT_APPLICABLE', 'needs at least 3 subscriber counts with server CPU figures, had 2 (give --subscribers with three counts or more, e.g. 1,10,40)']);
+  assert.equal(checker.claims.find((c) => c.id === 'cpu').needs.minPoints, checker.CPU_MIN_POINTS);
+});
+
+test('cpu: the verdict records its evidence: the subscriber counts and the spread of the points', () => {
+  const r = recordOf(RECORDED, 'cpu');
+  assert.equal(r.evidence.points, 3);
+  assert.equal(Math.round(r.evidence.spread * 100) / 100, 0.32);
+  assert.equal(r.evidence.summary, '3 subscriber counts with server CPU figures, spread 0.32');
+});
+
+test('delivery and rate: no sweep point is NOT_APPLICABLE, below their minimum of one point', () => {
+  const none = keepRows('publish-latency', () => false, keepRows('delivery', () => false));
+  for (const id of ['delivery', 'rate']) {
+    const r = recordOf(none, id);
+    assert.deepEqual([r.verdict, r.evidence.points], ['NOT APPLICABLE', 0], id);
+  }
+});
+
+test('grow: allowed at FCV 7.0 is NOT REPRODUCED and AS PREDICTED: the source says 5.3+ allows it', () => {
+  const r = recordOf(withMeasured({ 'grow.allowed': true, 'grow.oldSizeBytes': 59, 'grow.newSizeBytes': 170, 'grow.featureCompatibilityVersion': '7.0' }), 'grow');
+  assert.deepEqual([r.verdict, r.prediction], ['NOT REPRODUCED', 'AS PREDICTED']);
+});
+
+test('grow: refused at FCV 5.0 is REPRODUCED and AS PREDICTED; allowed there is NOT AS PREDICTED', () => {
+  assert.equal(recordOf(withMeasured(GROW_REFUSED), 'grow').prediction, 'AS PREDICTED');
+  const allowed = recordOf(withMeasured({ 'grow.allowed': true, 'grow.oldSizeBytes': 59, 'grow.newSizeBytes': 170, 'grow.featureCompatibilityVersion': '5.0' }), 'grow');
+  assert.deepEqual([allowed.verdict, allowed.prediction], ['NOT REPRODUCED', 'NOT AS PREDICTED']);
+});
+
+test('grow: without a readable FCV the prediction follows the server version (7.0.42 allows growth)', () => {
+  const r = recordOf(withMeasured({ 'grow.allowed': true, 'grow.oldSizeBytes': 59, 'grow.newSizeBytes': 170, 'grow.featureCompatibilityVersion': 'unknown' }), 'grow');
+  assert.equal(r.prediction, 'AS PREDICTED');
+});

@@ -81,7 +81,7 @@ test('A: events spread over most of the wait are not a burst', () => {
 });
 
 test('A: a single event cannot show a burst', () => {
-  assert.deepEqual(brief(verdict(results({ runs: { ...articleRuns(), A: [12.9] } }), 'A')), ['NOT_APPLICABLE', 'not measured', 'run A has 1 event(s) measured, 2 needed']);
+  assert.deepEqual(brief(verdict(results({ runs: { ...articleRuns(), A: [12.9] } }), 'A')), ['NOT_APPLICABLE', 'not measured', 'needs at least 2 events of run A, had 1']);
 });
 
 test('B: a first event less than 5x sooner is not reproduced', () => {
@@ -99,7 +99,7 @@ test('C: a second event 3 s after the first is not together', () => {
 test('C: no events is not applicable', () => {
   const runs = articleRuns();
   delete runs.C;
-  assert.deepEqual(brief(verdict(results({ runs }), 'C')), ['NOT_APPLICABLE', 'not measured', 'run C has 0 event(s) measured, 2 needed']);
+  assert.deepEqual(brief(verdict(results({ runs }), 'C')), ['NOT_APPLICABLE', 'not measured', 'needs at least 2 events of run C, had 0']);
 });
 
 test('D: no faster than C is not reproduced; without C it is not applicable', () => {
@@ -141,4 +141,23 @@ test("the recorded report of the article's runs (tests/fixtures/reports) gives t
 test("the D claim names what the knob bounds", () => {
   assert.equal(checker.claims.find((c) => c.id === 'D').claim,
     "D (C with internalDocumentSourceCursorBatchSizeBytes 128, which bounds the opening aggregate's first batch): the first event arrives at least 5x sooner than in C");
+});
+
+const recordOf = (r, id) => runChecker(checker, r).find((v) => v.id === id);
+
+test('every claim declares the evidence it needs: two events for a burst, one in each run for a speed-up, both runs for a scan', () => {
+  assert.deepEqual(checker.claims.map((c) => [c.id, c.needs.minPoints]), [['A', 2], ['B', 1], ['C', 2], ['D', 1], ['E', 2]]);
+});
+
+test('the verdicts record their evidence: the events of the run, or the runs with server figures', () => {
+  const records = runChecker(checker, results({ server: ARTICLE_SERVER }));
+  assert.deepEqual(records.map((r) => [r.id, r.evidence.summary]), [
+    ['A', '10 events of run A'], ['B', '10 events in the run with fewer'], ['C', '2 events of run C'],
+    ['D', '2 events in the run with fewer'], ['E', '1 runs with server figures (A and E)'],
+  ]);
+});
+
+test('B: a run without events is below its minimum of one event per run, recorded as such', () => {
+  const r = recordOf(results({ runs: { ...articleRuns(), B: [] } }), 'B');
+  assert.deepEqual([r.verdict, r.evidence.points], ['NOT APPLICABLE', 0]);
 });

@@ -21,7 +21,7 @@ test('a verdict becomes the report verdict record, claim and expected taken from
   const [record] = runChecker(checkerOf(() => [ok]), {});
   assert.deepEqual(record, {
     type: 'verdict', id: 'burst', claim: 'events arrive in one burst', expected: 'all within 0.5 s',
-    observed: '0.1 s', verdict: 'REPRODUCED', reason: '', version: '8.0.4', test: '',
+    observed: '0.1 s', verdict: 'REPRODUCED', reason: '', version: '8.0.4', test: '', prediction: 'AS PREDICTED',
   });
 });
 
@@ -110,4 +110,51 @@ test('on the command line a failing checker is one error line and exit 1', () =>
   const missing = spawnSync(process.execPath, [CHECK, file, path.join(path.dirname(file), 'none.json')], { encoding: 'utf8' });
   assert.equal(missing.status, 1);
   assert.match(JSON.parse(missing.stdout).message, /^cannot read the results /);
+});
+
+test('the prediction: the claim held as predicted, or not; by default the playbook predicts it holds', () => {
+  const records = runChecker(checkerOf(() => [
+    ok,
+    { ...ok, result: 'NOT_REPRODUCED' },
+    { ...ok, result: 'NOT_REPRODUCED', predicted: false },
+    { ...ok, predicted: false },
+    { ...ok, result: 'NOT_APPLICABLE', why: 'not measured', predicted: false },
+  ]), {});
+  assert.deepEqual(records.map((r) => r.prediction), ['AS PREDICTED', 'NOT AS PREDICTED', 'AS PREDICTED', 'NOT AS PREDICTED', '']);
+});
+
+test('predicted must be true or false', () => {
+  assert.throws(() => runChecker(checkerOf(() => [{ ...ok, predicted: 'yes' }]), {}), /burst\): predicted must be true or false/);
+});
+
+const needy = [{ ...claims[0], needs: { minPoints: 3, pointsOf: 'sweep points', minRepetitions: 2 } }];
+
+test('a verdict of a claim that declares needs records its evidence, with a summary in words', () => {
+  const [record] = runChecker({ claims: needy, check: () => [{ ...ok, evidence: { points: 4, repetitions: 2, spread: 0.123 } }] }, {});
+  assert.deepEqual(record.evidence, { points: 4, repetitions: 2, spread: 0.123, summary: '4 sweep points, 2 repetitions per point, spread 0.12' });
+});
+
+test('a claim with needs decided without evidence, or on less than it needs, is a checker bug', () => {
+  assert.throws(() => runChecker({ claims: needy, check: () => [ok] }, {}), /must record its evidence/);
+  assert.throws(() => runChecker({ claims: needy, check: () => [{ ...ok, evidence: { points: 2, repetitions: 2 } }] }, {}),
+    /decided on too little evidence \(needs at least 3 sweep points, had 2\)/);
+  assert.throws(() => runChecker({ claims: needy, check: () => [{ ...ok, evidence: { points: 3, repetitions: 1 } }] }, {}),
+    /needs at least 2 repetitions per point, had 1/);
+});
+
+test('below its needs a claim may be NOT_APPLICABLE', () => {
+  const [record] = runChecker({ claims: needy, check: () => [{ ...ok, result: 'NOT_APPLICABLE', why: 'too few', evidence: { points: 2 } }] }, {});
+  assert.equal(record.verdict, 'NOT APPLICABLE');
+});
+
+test('needs must declare a positive minimum', () => {
+  for (const needs of [{}, { minPoints: 0 }, { minRepetitions: 1.5 }, 'three']) {
+    assert.throws(() => validateClaims([{ ...claims[0], needs }]), CheckerError, JSON.stringify(needs));
+  }
+});
+
+test('the command line lists a claim with what it needs, in words', () => {
+  const file = tempChecker(`module.exports = { claims: ${JSON.stringify(needy)}, check: () => [] };`);
+  const [listed] = execFileSync(process.execPath, [CHECK, '--claims', file], { encoding: 'utf8' }).trim().split('\n').map(JSON.parse);
+  assert.equal(listed.needs, 'at least 3 sweep points and 2 repetitions per point');
 });

@@ -20,10 +20,16 @@ const { runChecker, loadChecker } = require(path.join(ROOT, 'playbooks', 'lib', 
 const RECORDED = require(path.join(ROOT, 'tests', 'fixtures', 'reports', 'mongodump-raw-bson', 'results.json'));
 const V = '8.0.4';
 
-// Results of version V from median wall/CPU seconds: {'tiny.mongodump-dir': [wall, cpu, serverCpu?]}.
-const measured = (figures) => ({
+// Results of version V from median wall/CPU seconds: {'tiny.mongodump-dir': [wall, cpu, serverCpu?]},
+// each the median of RUNS clean runs (the timing table's runs column).
+const measured = (figures, runs = 3) => ({
   versions: [{ requested: '8.0', resolved: V, server: '' }],
-  tables: {},
+  tables: {
+    timing: {
+      title: 'timing', columns: ['shape', 'method', 'runs'],
+      rows: Object.keys(figures).map((k) => ({ version: V, values: [...k.split('.'), runs] })),
+    },
+  },
   params: {},
   measurements: Object.entries(figures).flatMap(([k, [wall, cpu, server]]) => [
     { version: V, key: `${k}.wallSeconds`, value: wall, unit: 's' },
@@ -73,11 +79,17 @@ test("decoding: FerretDB's decoded read faster than mongodump is NOT_REPRODUCED"
 test("decoding: the article's figures have no decoding read, NOT_APPLICABLE naming the missing method", () => {
   const list = fs.readFileSync(path.join(FIX, 'article.jsonl'), 'utf8').split('\n').filter(Boolean).map(JSON.parse);
   const shapes = JSON.parse(fs.readFileSync(path.join(FIX, 'article-shapes.json'), 'utf8'));
-  const article = { ...measured({}), measurements: model.analyze(list, shapes).measurements.map((x) => ({ version: V, ...x })) };
+  const analyzed = model.analyze(list, shapes);
+  const article = {
+    ...measured({}),
+    measurements: analyzed.measurements.map((x) => ({ version: V, ...x })),
+    tables: { timing: { title: 'timing', columns: model.TIMING_COLUMNS, rows: analyzed.rows.map((r) => ({ version: V, values: model.TIMING_COLUMNS.map((c) => r[c]) })) } },
+  };
   const v = only(article, 'decoding');
   assert.deepEqual([v.result, v.why], ['NOT_APPLICABLE', 'no successful run of driver-decoded (see the timing table and run.log)']);
+  // 54.7x (79.80 s vs 1.46 s), but each the article's single run: too little to judge.
   const restore = only(article, 'restore');
-  assert.equal(restore.result, 'REPRODUCED');
+  assert.deepEqual([restore.result, restore.why], ['NOT_APPLICABLE', 'needs at least 2 clean runs of each method compared, had 1 (give --repeats 3 or more)']);
   assert.match(restore.observed, /^54\.7x \(79\.80 s vs 1\.46 s\)/);
 });
 
@@ -127,4 +139,21 @@ test('a version with nothing timed: every claim NOT_APPLICABLE, per version', ()
     ['decoding', 'NOT_APPLICABLE'], ['raw', 'NOT_APPLICABLE'], ['restore', 'NOT_APPLICABLE'], ['shape', 'NOT_APPLICABLE'],
   ]);
   assert.ok(checker.check(two).filter((v) => v.version === V).every((v) => v.id === 'shape' || v.result === 'REPRODUCED'));
+});
+
+test('every claim needs two clean runs of each method it compares; one run is NOT_APPLICABLE with the reason', () => {
+  assert.ok(checker.claims.every((c) => c.needs.minRepetitions === checker.MIN_RUNS && checker.MIN_RUNS === 2));
+  const once = checker.check(measured({ ...DECODING_COSTS, 'nested.mongodump-dir': [1.0, 0.2], 'nested.driver-decoded': [4.0, 3.0] }, 1));
+  assert.equal(once.length, 7);
+  for (const v of once) {
+    assert.equal(v.result, 'NOT_APPLICABLE', v.id);
+    assert.match(v.why, /^needs at least 2 clean runs of each method compared, had 1|^no successful run of/, v.id);
+  }
+  assert.equal(once.find((v) => v.id === 'restore').why, 'needs at least 2 clean runs of each method compared, had 1 (give --repeats 3 or more)');
+});
+
+test('the verdicts record the fewest clean runs behind the medians they compare', () => {
+  const records = runChecker(checker, RECORDED);
+  assert.ok(records.every((r) => r.evidence.repetitions === 2));
+  assert.equal(records[0].evidence.summary, '2 clean runs of each method compared');
 });

@@ -146,7 +146,7 @@ test('requested is shown when a version was asked for and left out when not', as
 test('report.md keeps the verdict table and links the SVG charts and their specs', async () => {
   const { out } = await rendered;
   const md = fs.readFileSync(path.join(out['mongodump-raw-bson'].dir, 'report.md'), 'utf8');
-  assert.match(md, /^\| claim \| version \| expected \| observed \| verdict \|$/m);
+  assert.match(md, /^\| claim \| version \| expected for this version \| observed \| the article's claim \| as predicted\? \|$/m);
   assert.match(md, /^!\[throughput\]\(charts\/throughput\.svg\)$/m);
   assert.match(md, /\[charts\/throughput\.vl\.json\]\(charts\/throughput\.vl\.json\)/);
 });
@@ -160,7 +160,7 @@ test('the index lists every report newest first, with links and verdicts', async
   for (const l of links(html)) assert.ok(fs.existsSync(path.join(root, l)), `${l} exists`);
   assert.equal(links(html).length, 5);
   const capped = html.slice(html.indexOf('<td><code>capped-pubsub'), html.indexOf('</tr>', html.indexOf('<td><code>capped-pubsub')));
-  assert.match(capped, /<td>2 <span class="verdict v-yes">REPRODUCED<\/span> 5 <span class="verdict v-na">NOT APPLICABLE<\/span><\/td>$/);
+  assert.match(capped, /<td>2 <span class="verdict v-held">REPRODUCED<\/span> 5 <span class="verdict v-na">NOT APPLICABLE<\/span><\/td>$/);
   assert.match(capped, /<td>FerretDB v1\.24\.2 \(presents itself as MongoDB 7\.0\.42\)<\/td>/);
 });
 
@@ -174,4 +174,99 @@ test('a comparison page puts the runs, their verdicts and the same chart side by
   const side = html.slice(html.indexOf('<h3>cpu-vs-subscribers</h3>'));
   assert.equal((side.slice(0, side.indexOf('</div>')).match(/<svg /g) || []).length, 2);
   for (const l of links(html)) assert.ok(fs.existsSync(path.join(root, l)), `${l} exists`);
+});
+
+// A copy of the capped-pubsub example whose verdicts the checker gives today
+// (two parts and evidence), with the growth probe of a 7.0 server: allowed,
+// as SERVER-58865 predicts.
+async function twoPartExample() {
+  const root = copyFixtures();
+  const dir = path.join(root, 'capped-pubsub');
+  const file = path.join(dir, 'results.json');
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const checker = require('../../playbooks/lib/scenarios/capped-pubsub/checker.js');
+  const { runChecker } = require('../../playbooks/lib/js/check.js');
+  const grow = { 'grow.allowed': true, 'grow.oldSizeBytes': 59, 'grow.newSizeBytes': 170, 'grow.featureCompatibilityVersion': '7.0' };
+  r.measurements.push(...Object.entries(grow).map(([key, value]) => ({ version: '7.0.42', key, value, unit: '' })));
+  r.verdicts = runChecker(checker, { ...r, versions: r.environment.versions });
+  fs.writeFileSync(file, JSON.stringify(r));
+  return renderFolder(dir);
+}
+
+test('a claim that did not hold, as predicted, reads as both: NOT REPRODUCED and AS PREDICTED', async () => {
+  const out = await twoPartExample();
+  const md = fs.readFileSync(path.join(out.dir, 'report.md'), 'utf8');
+  assert.match(md, /^\| documents in a capped collection cannot grow \| .* \| allowed at FCV 7\.0 \(SERVER-58865, 5\.3\+\) \| allowed: 59 -> 170 bytes \| \*\*NOT REPRODUCED\*\* \| AS PREDICTED \|$/m);
+  const html = fs.readFileSync(path.join(out.dir, 'report.html'), 'utf8');
+  const row = html.slice(html.indexOf('<tr><td>documents in a capped collection cannot grow'));
+  assert.match(row.slice(0, row.indexOf('</tr>')), /<span class="verdict v-held">NOT REPRODUCED<\/span><\/td><td><span class="verdict v-yes">AS PREDICTED<\/span><\/td>$/);
+});
+
+test('a verdict shows the evidence it was judged on, and a claim below its minimum says what it needed', async () => {
+  const out = await twoPartExample();
+  const md = fs.readFileSync(path.join(out.dir, 'report.md'), 'utf8');
+  assert.match(md, /\(evidence: 3 subscriber counts with server CPU figures, spread 0\.32\) \| \*\*NOT APPLICABLE\*\*: the points scatter too much/);
+  assert.match(md, /\(evidence: 3 sweep points of the capped fan-out\) \| \*\*REPRODUCED\*\* \| AS PREDICTED \|$/m);
+  const html = fs.readFileSync(path.join(out.dir, 'report.html'), 'utf8');
+  assert.match(html, /<span class="muted">evidence: 3 subscriber counts with server CPU figures, spread 0\.32<\/span>/);
+});
+
+test('every report has the legend of the verdict words, in Markdown and in HTML', async () => {
+  const { out } = await rendered;
+  const legend = require('../../playbooks/lib/js/report/legend');
+  const { esc } = require('../../playbooks/lib/js/report/html');
+  for (const p of PLAYBOOKS) {
+    const md = fs.readFileSync(path.join(out[p].dir, 'report.md'), 'utf8');
+    const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
+    for (const [word, text] of [...legend.CLAIM_WORDS, ...legend.PREDICTION_WORDS]) {
+      assert.ok(md.includes(`- **${word}**: ${text}`), `${p} report.md: ${word}`);
+      assert.ok(html.includes(`<dd>${esc(text)}</dd>`), `${p} report.html: ${word}`);
+    }
+  }
+});
+
+test('an older results.json, whose verdicts have no prediction, still renders and says so', async () => {
+  const { out } = await rendered;
+  const md = fs.readFileSync(path.join(out['mongodump-raw-bson'].dir, 'report.md'), 'utf8');
+  assert.ok(out['mongodump-raw-bson'].results.verdicts.every((v) => v.prediction === undefined), 'the fixture is an older report');
+  assert.match(md, /\| \*\*NOT REPRODUCED\*\* \| not recorded \(an older report\) \|$/m);
+  const html = fs.readFileSync(path.join(out['mongodump-raw-bson'].dir, 'report.html'), 'utf8');
+  assert.match(html, /<td><span class="muted">not recorded \(an older report\)<\/span><\/td><\/tr>/);
+});
+
+// The capped-pubsub example with CHANGE applied to its results.json, rendered.
+async function cappedWith(change) {
+  const root = copyFixtures();
+  const dir = path.join(root, 'capped-pubsub');
+  const file = path.join(dir, 'results.json');
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  change(r);
+  fs.writeFileSync(file, JSON.stringify(r));
+  const out = await renderFolder(dir);
+  return { md: fs.readFileSync(path.join(dir, 'report.md'), 'utf8'), html: fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), out };
+}
+
+test('the opening paragraph says what this run did: its scale and options, deployment and server', async () => {
+  const { md, html } = await cappedWith((r) => { r.params = { scale: 'tiny', subscribers: '1,8', rate: 50 }; r.environment.scale.name = 'tiny'; });
+  const first = 'This run: scale tiny (subscribers=1,8 rate=50), on --uri mongodb://127.0.0.1:PORT/ (FerretDB v1 on SQLite), against FerretDB v1.24.2 (presents itself as MongoDB 7.0.42).';
+  assert.equal(md.split('\n')[2], first);
+  assert.match(html, new RegExp(`<p class="claim">${first.replace(/[.()*+?]/g, '\\$&')}</p>`));
+});
+
+test("the playbook's --help paragraph is no longer the report's opening: it comes last, labelled as the same for every run", async () => {
+  const { md } = await cappedWith((r) => { r.description = 'The subscriber count is swept (1, 10, 40 by default).'; });
+  assert.ok(md.indexOf('swept (1, 10, 40 by default)') > md.indexOf('## About this playbook'));
+  assert.ok(md.indexOf('## About this playbook') > md.indexOf('## Verdicts'));
+});
+
+test('a report of an interrupted run says so in its opening paragraph', async () => {
+  const { md } = await cappedWith((r) => { r.status = 'interrupted'; r.stages = [{ name: 'run', label: '7.0.42', seconds: 11 }]; });
+  assert.match(md.split('\n')[2], / It was interrupted in stage run: its verdicts cover what was measured before\.$/);
+});
+
+test("'What was done' names FerretDB where a stage is labelled with the version it presents itself as", async () => {
+  const { md, html } = await cappedWith((r) => { r.stages = [{ name: 'launch', label: '7.0.42', seconds: 3 }]; });
+  assert.match(md, /^- launch \(FerretDB v1\.24\.2\): 3 s$/m);
+  assert.match(html, /<li>launch \(FerretDB v1\.24\.2\): 3 s<\/li>/);
+  assert.doesNotMatch(md, /\(7\.0\.42\)/);
 });

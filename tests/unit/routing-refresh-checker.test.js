@@ -46,11 +46,19 @@ test('the claims are listed for --dry-run; the checker loads through check.js', 
   assert.doesNotThrow(() => loadChecker(path.join(SCEN, 'checker.js')));
 });
 
-test("linear: the article's two 5.0 clusters (910 ms at 2M chunks, 2600 ms at 5M) are REPRODUCED", () => {
+test("linear: the article's two 5.0 clusters (910 ms at 2M chunks, 2600 ms at 5M) are too few to judge a line: NOT_APPLICABLE", () => {
   const [v] = of(results('5.0', article('5.0', 'beforeMs'), { chunkGrouping: 0 }), 'linear');
+  assert.equal(v.result, 'NOT_APPLICABLE');
+  assert.equal(v.why, 'needs at least 3 chunk counts with a logged refresh, had 2 (give --chunks with three counts or more)');
+  assert.equal(v.observed, '+5.633 ms per 10k chunks (r² 1, 1690 ms over the range, 2 counts): grows with chunk count');
+  assert.deepEqual(v.evidence, { points: 2, repetitions: 1 });
+});
+
+test("linear: the article's 5.0 clusters and a third count on their line (1755 ms at 3.5M) are REPRODUCED", () => {
+  const [v] = of(results('5.0', [...article('5.0', 'beforeMs'), [3.5e6, 1755]], { chunkGrouping: 0 }), 'linear');
   assert.equal(v.result, 'REPRODUCED');
   assert.equal(v.claim, 'refresh time grows linearly with the chunk count (mongos, incremental refresh)');
-  assert.equal(v.observed, '+5.633 ms per 10k chunks (r² 1, 1690 ms over the range, 2 counts): grows with chunk count');
+  assert.match(v.observed, /3 counts\): grows with chunk count$/);
 });
 
 test("linear: the article's versions pooled rise too unevenly to call linear (r2 0.743): NOT_REPRODUCED", () => {
@@ -61,20 +69,20 @@ test("linear: the article's versions pooled rise too unevenly to call linear (r2
 });
 
 test('linear: after the optimisation (2 ms at every size) the refresh does not grow: NOT_REPRODUCED', () => {
-  const [v] = of(results('5.0', article('5.0', 'afterMs'), { chunkGrouping: 1 }), 'linear');
-  assert.deepEqual([v.result, v.observed], ['NOT_REPRODUCED', '+0 ms per 10k chunks (r² 1, 0 ms over the range, 2 counts): near-constant']);
+  const [v] = of(results('5.0', [...article('5.0', 'afterMs'), [3.5e6, 2]], { chunkGrouping: 1 }), 'linear');
+  assert.deepEqual([v.result, v.observed], ['NOT_REPRODUCED', '+0 ms per 10k chunks (r² 1, 0 ms over the range, 3 counts): near-constant']);
 });
 
 test('linear: one chunk count per version (3.6, 4.0, 4.2 in the article) is NOT_APPLICABLE', () => {
   for (const version of ['3.6', '4.0', '4.2']) {
     const [v] = of(results(version, article(version, 'beforeMs'), { chunkGrouping: 0 }), 'linear');
-    assert.deepEqual([v.result, v.why, v.version], ['NOT_APPLICABLE', 'needs refreshes logged at two chunk counts or more', version]);
+    assert.deepEqual([v.result, v.why, v.version], ['NOT_APPLICABLE', 'needs at least 3 chunk counts with a logged refresh, had 1 (give --chunks with three counts or more)', version]);
   }
 });
 
 test("linear: shards that refused the full-refresh commands make their full series NOT_APPLICABLE", () => {
   const res = results('8.0.4', [], { chunkGrouping: 1, shardFullRefreshMeasurable: 0 });
-  res.tables.durations.rows = [[1000, 'mongos', 20], [50000, 'mongos', 90], [1000, 'shard', null], [50000, 'shard', null]]
+  res.tables.durations.rows = [[1000, 'mongos', 20], [25000, 'mongos', 55], [50000, 'mongos', 90], [1000, 'shard', null], [50000, 'shard', null]]
     .map(([chunks, node, ms]) => ({ version: '8.0.4', values: [`8.0.4 ${node} full`, chunks, node, 'full', ms, ms, 5, ms === null ? 0 : 1, 1] }));
   const verdicts = of(res, 'linear');
   assert.deepEqual(verdicts.map((v) => [v.claim, v.result]), [
@@ -92,6 +100,11 @@ test('near-constant: with chunk grouping, 2 ms at 2M and 5M chunks is REPRODUCED
 test('near-constant: with chunk grouping, a refresh still growing with the chunks is NOT_REPRODUCED', () => {
   const [v] = of(results('5.0', article('5.0', 'beforeMs'), { chunkGrouping: 1 }), 'near-constant');
   assert.equal(v.result, 'NOT_REPRODUCED');
+});
+
+test('near-constant: one chunk count is NOT_APPLICABLE: a change over the range needs two', () => {
+  const [v] = of(results('5.0', article('5.0', 'afterMs').slice(0, 1), { chunkGrouping: 1 }), 'near-constant');
+  assert.deepEqual([v.result, v.why], ['NOT_APPLICABLE', 'needs at least 2 chunk counts with a logged refresh, had 1']);
 });
 
 test('near-constant: without chunk grouping, or when it is unknown, NOT_APPLICABLE with the reason', () => {

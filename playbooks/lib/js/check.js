@@ -3,9 +3,17 @@
 // pb::check. A checker is a pure CommonJS module:
 //
 //   module.exports = {
-//     claims: [{ id, claim, expected }, ...],
-//     check(results) { return [{ id, claim, expected, observed, result, why, version }, ...]; },
+//     claims: [{ id, claim, expected, needs }, ...],
+//     check(results) { return [{ id, claim, expected, observed, result, why, version, predicted, evidence }, ...]; },
 //   };
+//
+// Two questions per verdict, kept apart (the legend in js/report/legend.js):
+// `result` says whether the article's claim held on this version; `expected`
+// is the playbook's prediction for this version and `predicted` (default
+// true) says whether that prediction is that the claim holds, so the record's
+// `prediction` is AS PREDICTED or NOT AS PREDICTED. A claim's `needs`
+// (js/evidence.js) is the least evidence it is judged on: its verdicts must
+// carry `evidence`, and one decided on less is a checker bug.
 //
 // `results` has the shape of results.json's measurements, tables, params and
 // versions. This file checks what the checker returns and turns it into the
@@ -19,6 +27,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const evidence = require('./evidence.js');
 
 const RESULTS = ['REPRODUCED', 'NOT_REPRODUCED', 'NOT_APPLICABLE'];
 
@@ -36,6 +45,8 @@ function validateClaims(claims) {
       throw new CheckerError(`claims[${i}] needs id, claim and expected (non-empty strings)`);
     }
     if (ids.has(c.id)) throw new CheckerError(`claims[${i}]: id '${c.id}' is listed twice`);
+    const bad = evidence.invalidNeeds(c.needs);
+    if (bad) throw new CheckerError(`claims[${i}] (${c.id}): ${bad}`);
     ids.add(c.id);
   });
   return claims;
@@ -78,7 +89,17 @@ function toRecord(v, i, claimsById) {
       throw new CheckerError(`${where} (${v.id}): ${key} must be a string`);
     }
   }
-  return {
+  if (v.predicted !== undefined && typeof v.predicted !== 'boolean') {
+    throw new CheckerError(`${where} (${v.id}): predicted must be true or false`);
+  }
+  if (claim.needs && (!v.evidence || typeof v.evidence !== 'object')) {
+    throw new CheckerError(`${where} (${v.id}): its claim declares needs, so the verdict must record its evidence`);
+  }
+  const short = evidence.shortfall(claim.needs, v.evidence);
+  if (short && v.result !== 'NOT_APPLICABLE') {
+    throw new CheckerError(`${where} (${v.id}): decided on too little evidence (${short})`);
+  }
+  const record = {
     type: 'verdict',
     id: v.id,
     claim: v.claim || claim.claim,
@@ -88,7 +109,16 @@ function toRecord(v, i, claimsById) {
     reason: v.why || '',
     version: v.version,
     test: '',
+    prediction: predictionOf(v),
   };
+  if (v.evidence) record.evidence = { ...v.evidence, summary: evidence.describe(v.evidence, claim.needs) };
+  return record;
+}
+
+// Whether it went as the playbook predicted; '' when the claim was not judged.
+function predictionOf(v) {
+  if (v.result === 'NOT_APPLICABLE') return '';
+  return (v.result === 'REPRODUCED') === (v.predicted !== false) ? 'AS PREDICTED' : 'NOT AS PREDICTED';
 }
 
 function runChecker(checker, results) {
@@ -107,7 +137,9 @@ function main(argv) {
   const out = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
   try {
     if (argv[0] === '--claims' && argv.length === 2) {
-      for (const c of loadChecker(argv[1]).claims) out({ id: c.id, claim: c.claim, expected: c.expected });
+      for (const c of loadChecker(argv[1]).claims) {
+        out({ id: c.id, claim: c.claim, expected: c.expected, ...(c.needs ? { needs: evidence.needsText(c.needs) } : {}) });
+      }
       return 0;
     }
     if (argv.length !== 2) {

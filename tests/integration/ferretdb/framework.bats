@@ -32,7 +32,7 @@ db_exists() {
   assert_success
   assert_line --regexp 'ok +--uri reachable: (MongoDB|FerretDB) '
   assert_line --partial "wrote 10 documents into ${DB}.items"
-  assert_line --regexp 'REPRODUCED: every written document is counted \[[0-9.]+\] \(expected counted = written, observed 10 of 10\)'
+  assert_line --regexp 'REPRODUCED, AS PREDICTED: every written document is counted \[(FerretDB v[0-9.]+|[0-9.]+)\] \(expected counted = written, observed 10 of 10\)'
   assert_line --partial "dropped ${DB}"
   run jq -r '[.status, .environment.topology.type, (.environment.versions[0].server | test("^[0-9]+\\.[0-9]+")),
     (.verdicts | map(.verdict) | join(",")), (.tables.sizes.rows | length)] | map(tostring) | join(" ")' "${REPORT}/results.json"

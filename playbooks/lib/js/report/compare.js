@@ -4,7 +4,7 @@
 
 const path = require('path');
 const m = require('./model');
-const { esc, verdictBadge, page } = require('./html');
+const { esc, verdictBadge, predictionBadge, page } = require('./html');
 const { figure } = require('./render-html');
 
 function runLabel(r) {
@@ -33,7 +33,7 @@ function renderComparison(rendered, outDir) {
     const cells = rendered.map((x) => {
       const vs = (x.results.verdicts || []).filter((v) => v.claim === claim);
       if (!vs.length) return '<td class="muted">not checked</td>';
-      return `<td>${vs.map((v) => `${verdictBadge(v.verdict)}${v.version ? ` [${esc(m.versionLabel(x.results, v.version))}]` : ''}<br>${esc(v.observed)}`).join('<br>')}</td>`;
+      return `<td>${vs.map((v) => `${verdictBadge(v.verdict)} ${predictionBadge(v)}${v.version ? ` [${esc(m.versionLabel(x.results, v.version))}]` : ''}<br>${esc(v.observed)}`).join('<br>')}</td>`;
     });
     out.push(`<tr><td>${esc(claim)}</td>${cells.join('')}</tr>`);
   }

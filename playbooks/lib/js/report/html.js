@@ -2,6 +2,8 @@
 // Small HTML helpers shared by the report, index and comparison pages: one
 // stylesheet inlined in every page (no external file, readable printed).
 
+const { predictionText } = require('./legend');
+
 const esc = (s) => String(s === null || s === undefined ? '' : s)
   .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -12,10 +14,19 @@ function inline(text) {
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
 }
 
-const VERDICT_CLASS = { REPRODUCED: 'v-yes', 'NOT REPRODUCED': 'v-no', 'NOT APPLICABLE': 'v-na' };
+// Whether the article's claim held is neither good nor bad news: its badge is
+// neutral. Green and red belong to the prediction (legend.js).
+const VERDICT_CLASS = { REPRODUCED: 'v-held', 'NOT REPRODUCED': 'v-held', 'NOT APPLICABLE': 'v-na' };
+const PREDICTION_CLASS = { 'AS PREDICTED': 'v-yes', 'NOT AS PREDICTED': 'v-no' };
 
 function verdictBadge(verdict) {
   return `<span class="verdict ${VERDICT_CLASS[verdict] || 'v-na'}">${esc(verdict)}</span>`;
+}
+
+// A verdict record's prediction; plain words where it has none.
+function predictionBadge(v) {
+  const cls = PREDICTION_CLASS[v.prediction];
+  return cls ? `<span class="verdict ${cls}">${esc(v.prediction)}</span>` : `<span class="muted">${esc(predictionText(v))}</span>`;
 }
 
 const CSS = `
@@ -31,7 +42,8 @@ th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left;
 th { background: #f5f5f5; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .scroll { overflow-x: auto; } table.index code { white-space: nowrap; }
 .verdict { font-weight: 700; white-space: nowrap; padding: 0 .35em; border-radius: 3px; border: 1px solid currentColor; }
-.v-yes { color: var(--yes); } .v-no { color: var(--no); } .v-na { color: var(--na); }
+.v-yes { color: var(--yes); } .v-no { color: var(--no); } .v-na { color: var(--na); } .v-held { color: var(--fg); }
+details.legend { font-size: .9rem; margin: .5rem 0; } details.legend dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .8rem; margin: .4rem 0; } details.legend dd { margin: 0; }
 .warning { border-left: 4px solid var(--no); background: #fdf1f0; padding: .5rem .8rem; }
 .failure { border-left: 4px solid var(--no); padding: .5rem .8rem; }
 .source { border-left: 4px solid var(--na); background: #fdf8ec; padding: .3rem .6rem; font-style: italic; }
@@ -67,4 +79,4 @@ function td(v, text) {
   return typeof v === 'number' ? `<td class="num">${esc(text)}</td>` : `<td>${esc(text)}</td>`;
 }
 
-module.exports = { esc, inline, verdictBadge, page, td };
+module.exports = { esc, inline, verdictBadge, predictionBadge, page, td };

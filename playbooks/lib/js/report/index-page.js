@@ -5,7 +5,7 @@
 const fs = require('fs');
 const path = require('path');
 const m = require('./model');
-const { esc, verdictBadge, page } = require('./html');
+const { esc, verdictBadge, predictionBadge, page } = require('./html');
 
 // Report folders: those holding results.json, at most three levels down.
 function findReports(root, depth = 3) {
@@ -56,7 +56,10 @@ function renderIndex(root) {
     const r = e.results;
     const link = m.exists(e.dir, 'report.html') ? `<a href="${esc(rel)}/report.html">${esc(r.title || r.playbook)}</a>` : esc(r.title || r.playbook);
     const c = m.verdictCounts(r);
-    const verdicts = m.VERDICTS.filter((k) => c[k]).map((k) => `${c[k]} ${verdictBadge(k)}`).join(' ') || 'no verdict';
+    const p = m.predictionCounts(r);
+    const predicted = m.PREDICTIONS.filter((k) => p[k]).map((k) => `${p[k]} ${predictionBadge({ prediction: k })}`).join(' ');
+    const verdicts = (m.VERDICTS.filter((k) => c[k]).map((k) => `${c[k]} ${verdictBadge(k)}`).join(' ') || 'no verdict')
+      + (predicted ? `<br>${predicted}` : '');
     return `<tr><td><code>${esc(r.playbook)}</code></td><td>${link}</td><td>${esc(versionsOf(r))}</td><td>${esc(r.started)}</td><td>${esc(r.status)}</td><td>${verdicts}</td></tr>`;
   });
   const body = `<h1>Reports</h1>

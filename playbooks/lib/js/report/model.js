@@ -7,6 +7,7 @@ const fs = require('fs');
 const path = require('path');
 
 const VERDICTS = ['REPRODUCED', 'NOT REPRODUCED', 'NOT APPLICABLE'];
+const PREDICTIONS = ['AS PREDICTED', 'NOT AS PREDICTED'];
 
 function readResults(dir) {
   const file = path.join(dir, 'results.json');
@@ -91,16 +92,55 @@ function verdictCounts(results) {
   return counts;
 }
 
+// How many verdicts went as predicted, and not ({} in an older report).
+function predictionCounts(results) {
+  const counts = {};
+  for (const v of results.verdicts || []) if (PREDICTIONS.includes(v.prediction)) counts[v.prediction] = (counts[v.prediction] || 0) + 1;
+  return counts;
+}
+
 function verdictSummary(results) {
   const c = verdictCounts(results);
   const parts = VERDICTS.filter((k) => c[k]).map((k) => `${c[k]} ${k.toLowerCase()}`);
-  return parts.length ? parts.join(', ') : 'no verdict';
+  const p = predictionCounts(results);
+  const predicted = PREDICTIONS.filter((k) => p[k]).map((k) => `${p[k]} ${k.toLowerCase()}`);
+  if (!parts.length) return 'no verdict';
+  return `${parts.join(', ')}${predicted.length ? `; ${predicted.join(', ')}` : ''}`;
 }
 
 function cellText(v) {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   return JSON.stringify(v);
+}
+
+// The opening paragraph of a report: what this run did (scale and the
+// options it ran with, deployment, servers), from what was recorded, never
+// from the playbook's --help. results.params (the options as run) is newer
+// than environment.scale.params (the scale's values), which older reports have.
+function runSummary(results) {
+  const env = results.environment || {};
+  const scale = env.scale || {};
+  const params = results.params
+    ? Object.fromEntries(Object.entries(results.params).filter(([k, v]) => k !== 'scale' && v !== '' && v !== null))
+    : scale.params || {};
+  const settings = Object.entries(params).map(([k, v]) => `${k}=${v}`).join(' ');
+  const servers = [...new Set((env.versions || []).map((v) => v.server || v.resolved).filter(Boolean))]
+    .map((v) => (serverProduct(results) ? versionLabel(results, v) : `MongoDB ${v}`));
+  const out = [`This run: scale ${scale.name || '?'}${settings ? ` (${settings})` : ''}`];
+  if ((env.topology || {}).summary) out.push(`on ${env.topology.summary}`);
+  if (servers.length) out.push(`against ${servers.join(', ')}`);
+  let text = `${out.join(', ')}.`;
+  if (results.status && results.status !== 'done') {
+    const last = (results.stages || []).slice(-1)[0];
+    text += ` It ${results.status === 'interrupted' ? 'was interrupted' : 'stopped'}${last ? ` in stage ${last.name}` : ''}: its verdicts cover what was measured before.`;
+  }
+  return text;
+}
+
+// A stage's label as a reader should see it ("launch (FerretDB v1.24.2)").
+function stageLabel(results, label) {
+  return label ? shortVersionLabel(results, label) : '';
 }
 
 // Host and CPU lines with what was recorded only (an article's machine is
@@ -131,6 +171,6 @@ function exists(dir, rel) {
 }
 
 module.exports = {
-  VERDICTS, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
-  sourceLabel, verdictCounts, verdictSummary, cellText, gib, hostLine, cpuLine, exists,
+  VERDICTS, PREDICTIONS, predictionCounts, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
+  sourceLabel, verdictCounts, verdictSummary, runSummary, stageLabel, cellText, gib, hostLine, cpuLine, exists,
 };

@@ -4,19 +4,30 @@
 // what was done, every table and every chart.
 
 const m = require('./model');
-const { esc, inline, verdictBadge, page, td } = require('./html');
+const { esc, inline, verdictBadge, predictionBadge, page, td } = require('./html');
+const legend = require('./legend');
+const { VERDICT_HEAD } = require('./render-md');
 
 function verdictTable(r) {
   if (!(r.verdicts || []).length) {
     return `<p>No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.</p>`;
   }
   const rows = r.verdicts.map((v) => `<tr><td>${esc(v.claim)}</td><td>${esc(m.versionLabel(r, v.version))}</td>`
-    + `<td>${esc(v.expected)}</td><td>${esc(v.observed)}${v.test ? `<br><code>${esc(v.test)}</code>` : ''}</td>`
-    + `<td>${verdictBadge(v.verdict)}${v.reason ? `<br>${esc(v.reason)}` : ''}</td></tr>`);
-  return `<div class="scroll"><table class="verdicts"><thead><tr><th>claim</th><th>version</th><th>expected</th><th>observed (test)</th><th>verdict</th></tr></thead>
+    + `<td>${esc(v.expected)}</td><td>${esc(v.observed)}${v.test ? `<br><code>${esc(v.test)}</code>` : ''}`
+    + `${v.evidence && v.evidence.summary ? `<br><span class="muted">evidence: ${esc(v.evidence.summary)}</span>` : ''}</td>`
+    + `<td>${verdictBadge(v.verdict)}${v.reason ? `<br>${esc(v.reason)}` : ''}</td><td>${predictionBadge(v)}</td></tr>`);
+  return `<div class="scroll"><table class="verdicts"><thead><tr><th>claim</th><th>version</th>${VERDICT_HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table></div>`;
+</tbody></table></div>
+${legendHtml()}`;
+}
+
+function legendHtml() {
+  const words = [...legend.CLAIM_WORDS.map(([w, t]) => [verdictBadge(w), t]), ...legend.PREDICTION_WORDS.map(([w, t]) => [predictionBadge({ prediction: w }), t])];
+  return `<details class="legend" open><summary>How to read a verdict</summary><dl>
+${words.map(([w, t]) => `<dt>${w}</dt><dd>${esc(t)}</dd>`).join('\n')}
+</dl><p>${esc(legend.EVIDENCE)}</p></details>`;
 }
 
 function environment(r) {
@@ -63,7 +74,7 @@ ${c.svg}
 function renderHtml(r, charts, dir) {
   const out = [];
   out.push(`<header><h1>${esc(r.title)}</h1>`);
-  if (r.description) out.push(`<p class="claim">${inline(r.description)}</p>`);
+  out.push(`<p class="claim">${esc(m.runSummary(r))}</p>`);
   out.push(`<p class="meta"><span>playbook <code>${esc(r.playbook)}</code></span><span>status <strong>${esc(r.status)}</strong></span>`
     + `<span>${esc(r.started)} to ${esc(r.finished)} (${esc(r.durationSeconds)} s)</span></p>`);
   if (r.failure) out.push(`<p class="failure"><strong>Failure:</strong> ${esc(r.failure)}</p>`);
@@ -75,7 +86,7 @@ function renderHtml(r, charts, dir) {
   out.push('<section id="verdicts"><h2>Verdicts</h2>', verdictTable(r), '</section>');
   out.push('<section id="environment"><h2>Environment</h2>', environment(r), '</section>');
   out.push('<section id="done"><h2>What was done</h2><ul>');
-  for (const s of r.stages || []) out.push(`<li>${esc(s.name)}${s.label ? ` (${esc(s.label)})` : ''}: ${esc(s.seconds)} s</li>`);
+  for (const s of r.stages || []) out.push(`<li>${esc(s.name)}${s.label ? ` (${esc(m.stageLabel(r, s.label))})` : ''}: ${esc(s.seconds)} s</li>`);
   out.push('</ul>');
   for (const n of r.notes || []) out.push(`<p>${n.version ? `<strong>[${esc(m.shortVersionLabel(r, n.version))}]</strong> ` : ''}${inline(n.text)}</p>`);
   if ((r.knobs || []).length) {
@@ -94,6 +105,9 @@ function renderHtml(r, charts, dir) {
       out.push(`<li>${name}: ${esc(e.lines)} line(s) from <code>${esc(e.source)}</code>${e.grep ? ` matching <code>${esc(e.grep)}</code>` : ''}${e.note ? `: ${inline(e.note)}` : ''}</li>`);
     }
     out.push('</ul></section>');
+  }
+  if (r.description) {
+    out.push('<section id="about"><h2>About this playbook</h2><p class="muted">The playbook\'s own description (its --help), the same for every run:</p>', `<p>${inline(r.description)}</p></section>`);
   }
   const files = [['report.md', 'this report in Markdown'], ['results.json', 'every measurement, table, verdict and the environment'], ['run.log', 'every command and its output']]
     .filter(([f]) => !dir || m.exists(dir, f) || f === 'report.md');

@@ -3,6 +3,7 @@
 // reading in a terminal. The same sections as report.html.
 
 const m = require('./model');
+const legend = require('./legend');
 
 const cell = (v) => m.cellText(v).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -14,12 +15,15 @@ function mdTable(table, results) {
   return out;
 }
 
+// The verdict columns after claim and version, shared with report.html.
+const VERDICT_HEAD = ['expected for this version', 'observed', "the article's claim", 'as predicted?'];
+
 function renderMarkdown(results, charts, dir) {
   const r = results;
   const env = r.environment || {};
   const host = env.host || {};
   const out = [`# ${r.title}`, ''];
-  if (r.description) out.push(r.description, '');
+  out.push(m.runSummary(r), '');
   out.push(`Playbook \`${r.playbook}\` · status **${r.status}** · ${r.started} to ${r.finished} (${r.durationSeconds} s)`, '');
   if (r.failure) out.push(`**Failure:** ${r.failure}`, '');
   out.push(`Command: \`${r.command}\``, '');
@@ -27,10 +31,13 @@ function renderMarkdown(results, charts, dir) {
   if (product) out.push(`**Measured on ${product.product} ${product.version}, not on MongoDB** (it answers buildInfo as MongoDB ${product.reportsAs}): every verdict below is about ${product.product}.`, '');
   out.push('## Verdicts', '');
   if ((r.verdicts || []).length) {
-    out.push('| claim | version | expected | observed | verdict |', '|---|---|---|---|---|');
+    out.push(`| claim | version | ${VERDICT_HEAD.join(' | ')} |`, '|---|---|---|---|---|---|');
     for (const v of r.verdicts) {
-      out.push(`| ${cell(v.claim)} | ${cell(m.versionLabel(r, v.version))} | ${cell(v.expected)} | ${cell(v.observed)} | **${v.verdict}**${v.reason ? `: ${cell(v.reason)}` : ''} |`);
+      const evidence = v.evidence && v.evidence.summary ? ` (evidence: ${v.evidence.summary})` : '';
+      out.push(`| ${cell(v.claim)} | ${cell(m.versionLabel(r, v.version))} | ${cell(v.expected)} | ${cell(v.observed)}${cell(evidence)} `
+        + `| **${v.verdict}**${v.reason ? `: ${cell(v.reason)}` : ''} | ${cell(legend.predictionText(v))} |`);
     }
+    out.push('', 'How to read a verdict:', '', ...legend.lines().map((l) => `- ${l.replace(/^([A-Z ]+|Evidence):/, '**$1**:')}`));
   } else {
     out.push(`No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.`);
   }
@@ -45,7 +52,7 @@ function renderMarkdown(results, charts, dir) {
   out.push(`- Server: ${servers.length ? servers.join('; ') : 'none'}`);
   out.push(`- Tools: ${Object.entries(env.tools || {}).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   out.push('', '## What was done', '');
-  for (const s of r.stages || []) out.push(`- ${s.name}${s.label ? ` (${s.label})` : ''}: ${s.seconds} s`);
+  for (const s of r.stages || []) out.push(`- ${s.name}${s.label ? ` (${m.stageLabel(r, s.label)})` : ''}: ${s.seconds} s`);
   for (const n of r.notes || []) out.push('', `${n.version ? `**[${m.shortVersionLabel(r, n.version)}]** ` : ''}${n.text}`);
   if ((r.knobs || []).length) {
     out.push('', 'Server parameters changed during the run (restored at cleanup):', '');
@@ -75,9 +82,10 @@ function renderMarkdown(results, charts, dir) {
       out.push(`- [${e.name}](${e.file}): ${e.lines} line(s) from \`${e.source}\`${e.grep ? ` matching \`${e.grep}\`` : ''}${e.note ? `: ${e.note}` : ''}`);
     }
   }
+  if (r.description) out.push('', '## About this playbook', '', "The playbook's own description (its --help), the same for every run:", '', r.description);
   out.push('', '## Files', '', '- report.html: this report as a page, with the charts', '- results.json: every measurement, table, verdict and the environment');
   if (!dir || m.exists(dir, 'run.log')) out.push('- run.log: every command and its output');
   return `${out.join('\n')}\n`;
 }
 
-module.exports = { renderMarkdown, mdTable };
+module.exports = { renderMarkdown, mdTable, VERDICT_HEAD };

@@ -6,22 +6,37 @@
 // tables and the fix.* measurements. Pure: no server, no I/O.
 const model = require('./model.js');
 const { versionTag } = require('./common.js');
+const { judge, shortfall } = require('../../js/evidence.js');
 
 // "Two orders of magnitude": the article's 1800x blow-up and 440x saving.
 const FIX_RATIO = 100;
+// Flat, linear or irregular is read off a curve: a line through two array
+// lengths always fits, so a curve is judged on three or more.
+const MIN_LENGTHS = 3;
+const CURVE = { minPoints: MIN_LENGTHS, pointsOf: 'array lengths' };
 
 const claims = [
   { id: 'push', claim: 'a plain $push replicates the whole array',
-    expected: 'NOT REPRODUCED on >= 2.6: flat (logged positionally)' },
+    expected: 'whole array before 2.6; flat from 2.6 (logged positionally)', needs: CURVE },
   { id: 'push-slice', claim: '$push with $each + $slice (keep the last N) replicates the whole array',
-    expected: 'REPRODUCED: bytes grow linearly with the array' },
+    expected: 'bytes grow linearly with the array', needs: CURVE },
   { id: 'fix', claim: 'the per-second fix cuts replicated bytes by two orders of magnitude vs the whole-array pattern',
-    expected: `>= ${FIX_RATIO}x per device-hour (article: 1800x blow-up, 440x less after the fix)` },
+    expected: `>= ${FIX_RATIO}x per device-hour (article: 1800x blow-up, 440x less after the fix)`,
+    needs: { minPoints: MIN_LENGTHS, pointsOf: 'array lengths of the whole-array pattern' } },
   { id: 'versions', claim: 'every version compared replicates the same patterns whole ($v:1 and $v:2 alike)',
-    expected: 'the same whole-array patterns on every version ($slice/$sort/$position, $pull, $pop)' },
+    expected: 'the same whole-array patterns on every version ($slice/$sort/$position, $pull, $pop)',
+    needs: { minPoints: 2, pointsOf: 'versions', hint: 'give --mongodb-version A,B to compare' } },
 ];
+const NEEDS = Object.fromEntries(claims.map((c) => [c.id, c.needs]));
 
-const na = (id, version, observed, why) => ({ id, version, observed, result: 'NOT_APPLICABLE', why });
+// A plain $push is logged whole before 2.6 and positionally from 2.6 on
+// ($v:1 update oplog entries); a version that cannot be read predicts 2.6+.
+function pushPredictedWhole(version) {
+  const m = /^(\d+)\.(\d+)/.exec(String(version));
+  return m ? Number(m[1]) * 100 + Number(m[2]) < 206 : false;
+}
+
+const na = (id, version, observed, why, points = 0) => ({ id, version, observed, result: 'NOT_APPLICABLE', why, evidence: { points } });
 
 // {pattern: [{length, bytes}]} of one version's curve table, the fix's rows left out.
 function curvesOf(results, version) {
@@ -60,10 +75,16 @@ function versionsOf(results) {
 function wholeArray(id, version, curves, kinds) {
   if (!curves[id]) return na(id, version, 'not measured', `pattern ${id} was not selected (--patterns)`);
   const observed = model.curveText(curves[id], kinds[id]);
+  const points = new Set(curves[id].map((p) => p.length)).size;
+  const short = shortfall(NEEDS[id], { points });
+  if (short) return na(id, version, observed, short, points);
   if (kinds[id] === 'irregular') {
-    return na(id, version, observed, 'the sizes neither stay flat nor grow in line with the array; see the curve table');
+    return na(id, version, observed, 'the sizes neither stay flat nor grow in line with the array; see the curve table', points);
   }
-  return { id, version, observed, result: kinds[id] === 'linear' ? 'REPRODUCED' : 'NOT_REPRODUCED' };
+  return judge(NEEDS[id], { points }, {
+    id, version, observed, result: kinds[id] === 'linear' ? 'REPRODUCED' : 'NOT_REPRODUCED',
+    ...(id === 'push' ? { predicted: pushPredictedWhole(version) } : {}),
+  });
 }
 
 // The fix against the costliest append pattern that replicates the whole array.
@@ -78,28 +99,28 @@ function fixClaim(version, curves, kinds, fix) {
   }
   const fixBytes = model.fixHourBytes(fix);
   const ratio = whole.bytes / fixBytes;
-  return {
+  return judge(NEEDS.fix, { points: new Set(curves[whole.name].map((p) => p.length)).size }, {
     id: 'fix', version,
     observed: `${ratio.toFixed(1)}x (${whole.name}: ${model.fmtBytes(whole.bytes)} vs per-second: ${model.fmtBytes(fixBytes)} per device-hour)`,
     result: ratio >= FIX_RATIO ? 'REPRODUCED' : 'NOT_REPRODUCED',
-  };
+  });
 }
 
 // Do the versions log the same patterns whole? Only patterns measured on every version count.
 function versionsClaim(kindsByVersion) {
   const versions = Object.keys(kindsByVersion);
-  if (versions.length < 2) {
-    return na('versions', 'all', versions.length ? `only ${versions[0]} measured` : 'nothing measured',
-      'one version run: give --mongodb-version A,B to compare');
+  const short = shortfall(NEEDS.versions, { points: versions.length });
+  if (short) {
+    return na('versions', 'all', versions.length ? `only ${versions[0]} measured` : 'nothing measured', short, versions.length);
   }
   const common = Object.keys(kindsByVersion[versions[0]]).filter((n) => versions.every((v) => kindsByVersion[v][n] !== undefined));
   const whole = (v) => common.filter((n) => kindsByVersion[v][n] === 'linear').sort();
   const first = whole(versions[0]).join(',');
-  return {
+  return judge(NEEDS.versions, { points: versions.length }, {
     id: 'versions', version: 'all',
     observed: versions.map((v) => `${v}: ${whole(v).join(', ') || 'none'}`).join('; '),
     result: versions.every((v) => whole(v).join(',') === first) ? 'REPRODUCED' : 'NOT_REPRODUCED',
-  };
+  });
 }
 
 function check(results) {
@@ -124,4 +145,4 @@ function check(results) {
   });
 }
 
-module.exports = { claims, check, FIX_RATIO };
+module.exports = { claims, check, FIX_RATIO, MIN_LENGTHS };

@@ -6,21 +6,28 @@
 const path = require('path');
 const { versions, measurement, rows } = require(path.resolve(__dirname, '../../js/results.js'));
 const model = require(path.resolve(__dirname, 'model.js'));
+const { judge, shortfall } = require(path.resolve(__dirname, '../../js/evidence.js'));
 
 // "Markedly": the fitted CPU per message rises by more than this share of
 // its mean across the sweep. "Pretty much exactly 1000": within this share
 // of the target rate.
 const CPU_MARKEDLY = 0.5;
 const RATE_TOLERANCE = 0.05;
+// A line through two points always fits: the CPU trend is judged on three
+// subscriber counts or more.
+const CPU_MIN_POINTS = 3;
 
 const claims = [
   { id: 'grow', claim: 'documents in a capped collection cannot grow', expected: 'an update that adds bytes is refused' },
   { id: 'shard', claim: 'capped collections cannot be sharded', expected: "shardCollection refused (InvalidOptions: can't shard a capped collection)" },
   { id: 'replicate', claim: 'capped collections replicate (their inserts are in the oplog)', expected: "the topic's inserts in the oplog" },
   { id: 'restart', claim: 'capped collections are in-memory only: their documents are gone after a restart', expected: '0 documents after a restart' },
-  { id: 'cpu', claim: 'more tailing cursors raise server CPU markedly (CPU per message grows with subscribers)', expected: `CPU per message rises > ${CPU_MARKEDLY * 100}% across the sweep, linearly (r2 >= 0.9)` },
-  { id: 'delivery', claim: 'every subscriber receives every published message', expected: 'every delivery made, 0 lost, 0 duplicated' },
-  { id: 'rate', claim: 'publishers keep the target write rate', expected: `within ${RATE_TOLERANCE * 100}% of the target at every point` },
+  { id: 'cpu', claim: 'more tailing cursors raise server CPU markedly (CPU per message grows with subscribers)', expected: `CPU per message rises > ${CPU_MARKEDLY * 100}% across the sweep, linearly (r2 >= 0.9)`,
+    needs: { minPoints: CPU_MIN_POINTS, pointsOf: 'subscriber counts with server CPU figures', hint: 'give --subscribers with three counts or more, e.g. 1,10,40' } },
+  { id: 'delivery', claim: 'every subscriber receives every published message', expected: 'every delivery made, 0 lost, 0 duplicated',
+    needs: { minPoints: 1, pointsOf: 'sweep points of the capped fan-out' } },
+  { id: 'rate', claim: 'publishers keep the target write rate', expected: `within ${RATE_TOLERANCE * 100}% of the target at every point`,
+    needs: { minPoints: 1, pointsOf: 'sweep points' } },
 ];
 const CLAIM = Object.fromEntries(claims.map((c) => [c.id, c]));
 
@@ -31,6 +38,11 @@ const error = (code, codeName, errmsg) => `${codeName || ''}${code !== undefined
 // What MongoDB's source says for this feature compatibility version:
 // SERVER-20529 (3.2) refused every size change; SERVER-58865 lifted it for
 // FCV >= 5.3 (collection_impl.cpp checks the FCV, not the binary).
+function fcvNumber(fcv) {
+  const m = /^(\d+)\.(\d+)/.exec(String(fcv || ''));
+  return m ? Number(m[1]) * 100 + Number(m[2]) : null;
+}
+
 function expectedGrowth(fcv) {
   const m = /^(\d+)\.(\d+)/.exec(String(fcv || ''));
   if (!m) return 'refused below FCV 5.3 (SERVER-20529), allowed from FCV 5.3 (SERVER-58865)';
@@ -47,8 +59,13 @@ function grow(results, version) {
     return verdict('grow', version, { result: 'NOT_APPLICABLE', why: 'no growth probe was recorded for this version' });
   }
   const fcv = m('featureCompatibilityVersion');
+  const known = fcv === 'unknown' ? null : fcv;
+  // No FCV read: a freshly launched server runs at its own version's FCV.
+  const at = fcvNumber(known) || fcvNumber(version);
   return verdict('grow', version, {
-    expected: expectedGrowth(fcv === 'unknown' ? null : fcv),
+    expected: expectedGrowth(known),
+    // The article's "cannot grow" is predicted to hold only below FCV 5.3.
+    predicted: at === null || at < 503,
     observed: allowed
       ? `allowed: ${m('oldSizeBytes')} -> ${m('newSizeBytes')} bytes`
       : `refused: ${error(m('errorCode'), m('errorCodeName'), m('errmsg'))}`,
@@ -104,12 +121,17 @@ function restart(results, version) {
 function cpu(results, version) {
   const points = rows(results, 'cpu', version).filter((r) => r.mode === 'capped')
     .map((r) => ({ subscribers: r.subscribers, cpuMsPerMsg: r.cpu_ms_per_msg }));
+  const usable = points.filter((p) => Number.isFinite(p.cpuMsPerMsg));
   const g = model.cpuGrowth(points, { tolerance: CPU_MARKEDLY });
-  if (!g.fit) return verdict('cpu', version, { result: 'NOT_APPLICABLE', why: g.reason });
-  const observed = g.description;
-  if (g.fit.kind === 'linear') return verdict('cpu', version, { observed, result: 'REPRODUCED' });
-  if (g.fit.kind === 'flat') return verdict('cpu', version, { observed, result: 'NOT_REPRODUCED' });
-  return verdict('cpu', version, {
+  const evidence = { points: new Set(usable.map((p) => p.subscribers)).size, ...(g.fit ? { spread: g.fit.spread } : {}) };
+  const judged = (fields) => judge(CLAIM.cpu.needs, evidence, verdict('cpu', version, fields));
+  if (points.length && usable.length < points.length) return judged({ result: 'NOT_APPLICABLE', why: g.reason });
+  const observed = g.fit ? g.description : `${usable.length} sweep point(s)`;
+  const short = shortfall(CLAIM.cpu.needs, evidence);
+  if (short) return judged({ observed, result: 'NOT_APPLICABLE', why: short });
+  if (g.fit.kind === 'linear') return judged({ observed, result: 'REPRODUCED' });
+  if (g.fit.kind === 'flat') return judged({ observed, result: 'NOT_REPRODUCED' });
+  return judged({
     observed,
     result: 'NOT_APPLICABLE',
     why: `the points scatter too much to call (r2 ${model.round(g.fit.r2, 2)}, spread ${model.round(g.fit.spread, 2)}): rerun with --seconds larger`,
@@ -119,12 +141,13 @@ function cpu(results, version) {
 // "All subscribers receive the same message": every message to every subscriber.
 function delivery(results, version) {
   const points = rows(results, 'delivery', version).filter((r) => r.mode === 'capped');
-  if (!points.length) return verdict('delivery', version, { result: 'NOT_APPLICABLE', why: 'no sweep point of the capped fan-out was recorded' });
+  const judged = (fields) => judge(CLAIM.delivery.needs, { points: points.length }, verdict('delivery', version, fields));
+  if (!points.length) return judged({ observed: 'no sweep point', result: 'NOT_APPLICABLE', why: 'no sweep point of the capped fan-out was recorded' });
   const sum = (k) => points.reduce((a, p) => a + p[k], 0);
   const expected = sum('expected');
   const lost = sum('lost');
   const dup = sum('duplicated');
-  return verdict('delivery', version, {
+  return judged({
     expected: `${expected} deliveries, 0 lost, 0 duplicated`,
     observed: `${expected - lost} delivered, ${lost} lost, ${dup} duplicated`,
     result: decided(lost === 0 && dup === 0),
@@ -135,12 +158,13 @@ function delivery(results, version) {
 // every sweep point (both fan-outs) within RATE_TOLERANCE of the target.
 function rate(results, version) {
   const points = rows(results, 'publish-latency', version);
-  if (!points.length) return verdict('rate', version, { result: 'NOT_APPLICABLE', why: 'no sweep point was recorded' });
+  const judged = (fields) => judge(CLAIM.rate.needs, { points: points.length }, verdict('rate', version, fields));
+  if (!points.length) return judged({ observed: 'no sweep point', result: 'NOT_APPLICABLE', why: 'no sweep point was recorded' });
   const worst = points.reduce((w, p) => {
     const dev = Math.abs(p.rate_per_s - p.target_per_s) / p.target_per_s;
     return !w || dev > w.dev ? { dev, p } : w;
   }, null);
-  return verdict('rate', version, {
+  return judged({
     observed: `worst ${worst.p.rate_per_s}/s for ${worst.p.target_per_s}/s (${worst.p.mode}, ${worst.p.subscribers} subscribers)`,
     result: decided(worst.dev <= RATE_TOLERANCE),
   });
@@ -156,4 +180,4 @@ function check(results) {
   return out;
 }
 
-module.exports = { claims, check, expectedGrowth, CPU_MARKEDLY, RATE_TOLERANCE };
+module.exports = { claims, check, expectedGrowth, CPU_MARKEDLY, RATE_TOLERANCE, CPU_MIN_POINTS };

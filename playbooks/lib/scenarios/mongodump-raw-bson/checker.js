@@ -4,7 +4,8 @@
 // (SHAPE.METHOD.wallSeconds, .cpuSeconds, .serverCpuSeconds; a method that
 // never ran cleanly has none). Pure: no server, no I/O.
 const path = require('path');
-const { versions } = require(path.resolve(__dirname, '../../js/results.js'));
+const { versions, rows } = require(path.resolve(__dirname, '../../js/results.js'));
+const { judge, shortfall } = require(path.resolve(__dirname, '../../js/evidence.js'));
 
 // What the claims call "much faster", "close" and "far slower". The
 // article's own figures are far beyond them: dump 1.46 s, restore 79.8 s
@@ -16,33 +17,51 @@ const THRESHOLDS = {
   restoreVsDump: 5, // mongorestore takes at least this many times mongodump's wall time
 };
 const SHAPES = ['tiny', 'nested'];
+// A ratio of two single runs is as much noise as method: every method a claim
+// compares must have run cleanly at least this often (--repeats, the median's runs).
+const MIN_RUNS = 2;
+const NEEDS = { minRepetitions: MIN_RUNS, repetitionsOf: 'clean runs of each method compared', hint: 'give --repeats 3 or more' };
 
 const claims = [
   {
     id: 'decoding',
     claim: 'mongodump is much faster than a decoding reader',
     expected: `the Node driver reading decoded documents takes >= ${THRESHOLDS.decodedVsDump}x mongodump's wall time`,
+    needs: NEEDS,
   },
   {
     id: 'raw',
     claim: 'a raw, non-decoding driver read comes close to mongodump: the cost is decoding',
     expected: `raw driver read <= ${THRESHOLDS.rawVsDump}x mongodump's wall time, and decoding makes the same loop >= ${THRESHOLDS.decodedVsRaw}x slower`,
+    needs: NEEDS,
   },
   {
     id: 'restore',
     claim: 'restore is far slower than dump',
     expected: `mongorestore takes >= ${THRESHOLDS.restoreVsDump}x mongodump's wall time`,
+    needs: NEEDS,
   },
   {
     id: 'shape',
     claim: 'decoding costs grow with an expensive document shape (nested, many fields)',
     expected: 'the decoded driver read / mongodump factor is larger for nested documents than for tiny ones',
+    needs: NEEDS,
   },
 ];
 const CLAIM = Object.fromEntries(claims.map((c) => [c.id, c]));
 
 const fmt = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '?');
 const decided = (holds) => (holds ? 'REPRODUCED' : 'NOT_REPRODUCED');
+
+// The clean runs behind the medians of one version: runs(shape, methods) ->
+// the fewest of those methods (the timing table's runs column; 0 when absent).
+function runsOf(results, version) {
+  const timing = rows(results, 'timing', version);
+  return (shape, methods) => Math.min(...methods.map((method) => {
+    const row = timing.find((r) => r.shape === shape && r.method === method);
+    return row && Number.isInteger(row.runs) ? row.runs : 0;
+  }));
+}
 
 // The figures of one version: figure(shape, method) -> {wall, cpu, server} or null.
 function figuresOf(results, version) {
@@ -67,14 +86,24 @@ function missing(figure, shape, methods) {
 }
 
 // The three claims of one shape, tagged with it.
-function shapeVerdicts(figure, shape, version) {
-  const tagged = (id, fields) => ({ id, claim: `[${shape}] ${CLAIM[id].claim}`, expected: CLAIM[id].expected, observed: '', version, ...fields });
+function shapeVerdicts(figure, runs, shape, version) {
+  const METHODS = {
+    decoding: ['mongodump-dir', 'driver-decoded'],
+    raw: ['mongodump-dir', 'driver-raw', 'driver-decoded'],
+    restore: ['mongodump-dir', 'mongorestore'],
+  };
+  const tagged = (id, fields) => {
+    const evidence = { repetitions: runs(shape, METHODS[id]) };
+    const v = { id, claim: `[${shape}] ${CLAIM[id].claim}`, expected: CLAIM[id].expected, observed: '', version, ...fields };
+    const short = v.result === 'NOT_APPLICABLE' ? '' : shortfall(NEEDS, evidence);
+    return judge(NEEDS, evidence, short ? { ...v, result: 'NOT_APPLICABLE', why: short } : v);
+  };
   const dump = figure(shape, 'mongodump-dir');
   const raw = figure(shape, 'driver-raw');
   const decoded = figure(shape, 'driver-decoded');
   const out = [];
 
-  const why1 = missing(figure, shape, ['mongodump-dir', 'driver-decoded']);
+  const why1 = missing(figure, shape, METHODS.decoding);
   if (why1) {
     out.push(tagged('decoding', { result: 'NOT_APPLICABLE', why: why1 }));
   } else {
@@ -88,7 +117,7 @@ function shapeVerdicts(figure, shape, version) {
     }));
   }
 
-  const why2 = missing(figure, shape, ['mongodump-dir', 'driver-raw', 'driver-decoded']);
+  const why2 = missing(figure, shape, METHODS.raw);
   if (why2) {
     out.push(tagged('raw', { result: 'NOT_APPLICABLE', why: why2 }));
   } else {
@@ -100,7 +129,7 @@ function shapeVerdicts(figure, shape, version) {
     }));
   }
 
-  const why3 = missing(figure, shape, ['mongodump-dir', 'mongorestore']);
+  const why3 = missing(figure, shape, METHODS.restore);
   if (why3) {
     out.push(tagged('restore', { result: 'NOT_APPLICABLE', why: why3 }));
   } else {
@@ -119,8 +148,9 @@ function shapeVerdicts(figure, shape, version) {
 }
 
 // Decoding's share grows with the shape: the decoded/mongodump factor of both shapes.
-function shapeVerdict(figure, shapes, version) {
-  const base = { id: 'shape', claim: CLAIM.shape.claim, expected: CLAIM.shape.expected, observed: '', version };
+function shapeVerdict(figure, runs, shapes, version) {
+  const evidence = { repetitions: Math.min(...SHAPES.map((s) => runs(s, ['mongodump-dir', 'driver-decoded']))) };
+  const base = { id: 'shape', claim: CLAIM.shape.claim, expected: CLAIM.shape.expected, observed: '', version, evidence };
   if (!SHAPES.every((s) => shapes.includes(s))) {
     return { ...base, result: 'NOT_APPLICABLE', why: 'needs both document shapes (--shape both)' };
   }
@@ -134,23 +164,27 @@ function shapeVerdict(figure, shapes, version) {
   if (tiny === null || nested === null) {
     return { ...base, result: 'NOT_APPLICABLE', why: 'needs the decoded-vs-mongodump factor of both shapes' };
   }
-  return { ...base, observed: `nested ${fmt(nested, 1)}x vs tiny ${fmt(tiny, 1)}x`, result: decided(nested > tiny) };
+  const observed = `nested ${fmt(nested, 1)}x vs tiny ${fmt(tiny, 1)}x`;
+  const short = shortfall(NEEDS, evidence);
+  if (short) return { ...base, observed, result: 'NOT_APPLICABLE', why: short };
+  return judge(NEEDS, evidence, { ...base, observed, result: decided(nested > tiny) });
 }
 
 function check(results) {
   const out = [];
   for (const version of versions(results)) {
     const { figure, shapes } = figuresOf(results, version);
+    const runs = runsOf(results, version);
     const label = version || 'all';
-    for (const shape of shapes) out.push(...shapeVerdicts(figure, shape, label));
+    for (const shape of shapes) out.push(...shapeVerdicts(figure, runs, shape, label));
     if (!shapes.length) {
       for (const id of ['decoding', 'raw', 'restore']) {
-        out.push({ id, claim: CLAIM[id].claim, expected: CLAIM[id].expected, observed: '', version: label, result: 'NOT_APPLICABLE', why: 'no method was timed for this version' });
+        out.push({ id, claim: CLAIM[id].claim, expected: CLAIM[id].expected, observed: '', version: label, result: 'NOT_APPLICABLE', why: 'no method was timed for this version', evidence: { repetitions: 0 } });
       }
     }
-    out.push(shapeVerdict(figure, shapes, label));
+    out.push(shapeVerdict(figure, runs, shapes, label));
   }
   return out;
 }
 
-module.exports = { claims, check, THRESHOLDS };
+module.exports = { claims, check, THRESHOLDS, MIN_RUNS };
