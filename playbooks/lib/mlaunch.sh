@@ -27,6 +27,8 @@ PB_OWNED_DIRS=()
 PB_CLUSTER_DIR=''
 PB_CONN_URI=''
 PB_PROCESSES_FILE=''
+# Where the process table is read from (no /proc: ps, as on macOS).
+PB_PROC=${PB_PROC:-/proc}
 
 # pb::topology_options [nodes] [arbiter] [shards] [config-servers] [mongos]:
 # declares the standard topology options a playbook wants to offer.
@@ -125,7 +127,7 @@ pb::port_free() {
 # pb::claim_dir DIR: creates DIR (which must not exist) and marks it as this run's.
 pb::claim_dir() {
   local dir="$1"
-  if [[ -e "$dir" ]]; then
+  if [[ -e "$dir" || -L "$dir" ]]; then
     pb::die "${dir} already exists: this run never reuses a directory it did not create; choose another --dir"
   fi
   if ((PB_DRY_RUN)); then
@@ -300,18 +302,55 @@ pb::launch() {
   pb::info "connection: ${PB_CONN_URI}"
 }
 
-# pb::dir_pids DIR: pids of the mongod/mongos processes whose command line
-# names a path inside DIR (--dbpath, --logpath), one per line.
+# pb::dir_pids DIR: pids of the mongod/mongos processes whose --dbpath or
+# --logpath is DIR or lies inside it, one per line. Both sides are compared
+# with symlinks resolved: mlaunch passes os.path.abspath of its --dir, which
+# resolves none, and DIR may be named through another link.
 pb::dir_pids() {
-  local dir="${1%/}" pid args
+  local dir pid args path
+  dir=$(pb::_canonical "$1")
   while read -r pid args; do
     [[ "$pid" != "$$" && "$args" == *mongo[ds]* ]] || continue
-    [[ "$args" == *"--dbpath ${dir}/"* || "$args" == *"--logpath ${dir}/"* ]] || continue
-    printf '%s\n' "$pid"
+    while IFS= read -r path; do
+      if [[ "$path" == "$dir" || "$path" == "${dir%/}/"* ]]; then
+        printf '%s\n' "$pid"
+        break
+      fi
+    done < <(pb::_process_paths "$pid" "$args")
   done < <(ps -A -o pid= -o args= 2>/dev/null)
 }
 
-# True when PID is a mongod/mongos started with DIR in its command line.
+# pb::_process_paths PID ARGS: the process's --dbpath and --logpath, symlinks
+# resolved, one per line. Read exactly from PB_PROC/PID/cmdline (one NUL
+# after each argument) where there is one; else (macOS) from ARGS, ps's
+# space-joined line, where a value runs to the next " --". A relative value
+# is resolved from the process's working folder (PB_PROC/PID/cwd), or skipped
+# (mlaunch always passes absolute paths).
+pb::_process_paths() {
+  local pid="$1" args="$2" argv=() values=() i opt re value
+  if [[ -r "${PB_PROC}/${pid}/cmdline" ]] && mapfile -t -d '' argv 2>/dev/null <"${PB_PROC}/${pid}/cmdline"; then
+    for ((i = 0; i < ${#argv[@]}; i++)); do
+      case "${argv[i]}" in
+        --dbpath | --logpath) if ((i + 1 < ${#argv[@]})); then values+=("${argv[i + 1]}"); fi ;;
+        --dbpath=* | --logpath=*) values+=("${argv[i]#*=}") ;;
+      esac
+    done
+  else
+    for opt in dbpath logpath; do
+      re=" --${opt}[ =](.*)\$"
+      if [[ " ${args}" =~ $re ]]; then values+=("${BASH_REMATCH[1]%% --*}"); fi
+    done
+  fi
+  for value in "${values[@]}"; do
+    if [[ "$value" != /* ]]; then
+      [[ -d "${PB_PROC}/${pid}/cwd" ]] || continue
+      value="${PB_PROC}/${pid}/cwd/${value}"
+    fi
+    printf '%s\n' "$(pb::_canonical "$value")"
+  done
+}
+
+# True when PID is a mongod/mongos whose --dbpath or --logpath lies in DIR.
 pb::_pid_in_dir() {
   pb::dir_pids "$2" | grep -qx "$1"
 }

@@ -185,6 +185,55 @@ start_named_process() {
   [[ -f "${dir}/.dba-lab-run" ]]
 }
 
+@test "--dir, --report-dir and --binarypath are made absolute exactly as mlaunch does (os.path.abspath)" {
+  local form
+  mkdir -p "${BATS_TEST_TMPDIR}/p/work"
+  cd "${BATS_TEST_TMPDIR}/p/work"
+  for form in data/x/ ./x x//y ../p/x . .. x/./y/../z /abs//dir/ //net/x ///root/x '/a b/../c d/'; do
+    run pb::_absolute "$form"
+    assert_success
+    assert_output "$(python3 -c 'import os, sys; print(os.path.abspath(sys.argv[1]))' "$form")"
+  done
+}
+
+@test "a relative --dir is taken from the real working folder, as mlaunch's os.getcwd() does, not the shell's symlinked one" {
+  mkdir -p "${BATS_TEST_TMPDIR}/real"
+  ln -s real "${BATS_TEST_TMPDIR}/link"
+  cd "${BATS_TEST_TMPDIR}/link"
+  run pb::_absolute x/
+  assert_success
+  assert_output "$(cd "${BATS_TEST_TMPDIR}/real" && pwd -P)/x"
+}
+
+@test "a folder's processes are found when the folder is named through a symlink" {
+  mkdir -p "${BATS_TEST_TMPDIR}/real/7.0.12/rs1/db"
+  ln -s real "${BATS_TEST_TMPDIR}/link"
+  # mlaunch passes the path it was given (abspath resolves no symlink).
+  start_named_process "${BATS_TEST_TMPDIR}/link/7.0.12"
+  run pb::dir_pids "${BATS_TEST_TMPDIR}/real/7.0.12"
+  local by_real=("${lines[@]}")
+  run pb::dir_pids "${BATS_TEST_TMPDIR}/link/7.0.12/"
+  kill "$NAMED_PID"
+  assert_success
+  assert_output "$NAMED_PID"
+  assert_equal "${by_real[*]}" "$NAMED_PID"
+}
+
+@test "without /proc (macOS) a folder's processes are read from ps, a path with a space included" {
+  local dir="${BATS_TEST_TMPDIR}/My Labs/7.0.12"
+  mkdir -p "${dir}/rs1/db"
+  start_named_process "$dir"
+  PB_PROC=/nonexistent run pb::dir_pids "${dir}/"
+  local found=$output status_ps=$status
+  PB_PROC=/nonexistent run pb::dir_pids "${BATS_TEST_TMPDIR}/My Labs/7.0"
+  kill "$NAMED_PID"
+  assert_equal "$status_ps" 0
+  assert_equal "$found" "$NAMED_PID"
+  # A sibling whose name starts the same is another folder.
+  assert_success
+  assert_output ''
+}
+
 @test "the port check sees a listening socket" {
   local port
   port=$(free_port_base)
