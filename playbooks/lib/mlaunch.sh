@@ -6,8 +6,9 @@
 #
 # Safety rules: ports are checked free before launch; a data directory is
 # used only when this run created it (a marker file holds the run id) and is
-# deleted only when the marker still names this run; stop and kill act only on
-# processes whose command line names that directory.
+# deleted only when the marker still names this run and no process runs from
+# it; stop and kill act only on processes whose --dbpath or --logpath lies in
+# that directory (compared with symlinks resolved).
 #
 # mlaunch passes options it does not know (PB_MONGOD_ARGS) to every mongod and
 # mongos whose --help lists them, --setParameter always (so a mongod-only
@@ -144,12 +145,19 @@ pb::owns_dir() {
   [[ -f "${1}/.dba-lab-run" && "$(<"${1}/.dba-lab-run")" == "$PB_RUN_ID" ]]
 }
 
-# pb::release_dir DIR: deletes DIR only when this run created it.
+# pb::release_dir DIR: deletes DIR only when this run created it and no
+# process runs from it or from a folder inside it (fails then: whoever
+# stopped the cluster already said why, and this never overrides it).
 pb::release_dir() {
-  local dir="$1"
+  local dir="$1" left=()
   if ((PB_DRY_RUN)); then
     pb::show_cmd rm -rf "$dir"
     return 0
+  fi
+  mapfile -t left < <(pb::dir_pids "$dir")
+  if ((${#left[@]})); then
+    pb::warn "not deleting ${dir}: pid(s) ${left[*]} still run from it"
+    return 1
   fi
   [[ -d "$dir" ]] || return 0
   if ! pb::owns_dir "$dir"; then
@@ -362,7 +370,7 @@ pb::_pid_in_dir() {
 # names DIR, SIGKILL for what is left after 60 s (at once when PB_FORCE=1).
 # With --keep it only says where the cluster runs.
 pb::cluster_teardown() {
-  local dir="$1" pids=() pid kind port status rest foreign=0 listed=1 left
+  local dir="$1" pids=() pid kind port status rest foreign=0 listed=1
   if ((PB_KEEP)) && [[ "$dir" == "$PB_CLUSTER_DIR" ]]; then
     pb::info "--keep: the cluster keeps running (${PB_CONN_URI}); stop it with: mlaunch stop --dir ${dir}"
     return 0
@@ -398,11 +406,6 @@ pb::cluster_teardown() {
   fi
   # Whatever mlaunch did not stop (or could not name): by command line.
   pb::_stop_dir_processes "$dir"
-  mapfile -t left < <(pb::dir_pids "$dir")
-  if ((${#left[@]})); then
-    pb::warn "not deleting ${dir}: pid(s) ${left[*]} still run from it"
-    return 1
-  fi
   pb::release_dir "$dir"
 }
 

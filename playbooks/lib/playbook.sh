@@ -281,8 +281,12 @@ pb::_run_version() {
     # cluster: it runs now, before the cluster stops, not at exit.
     pb::_run_cleanups "$PB_CLUSTER_CLEANUP_ID"
     pb::info "stopping the ${PB_VERSION} cluster before the next version"
+    # Marked done only once it has stopped: a Ctrl-C during it, or a refusal
+    # (processes still running), leaves it to the exit cleanup, which runs
+    # before the data folder is released.
+    PB_KEEP=0 pb::cluster_teardown "$PB_CLUSTER_DIR" \
+      || pb::die "the ${PB_VERSION} cluster did not stop: the next version cannot take its ports"
     PB_CLEANUP_DONE[PB_CLUSTER_CLEANUP_ID]=1
-    PB_KEEP=0 pb::cluster_teardown "$PB_CLUSTER_DIR"
   fi
 }
 

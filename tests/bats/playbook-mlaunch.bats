@@ -185,6 +185,17 @@ start_named_process() {
   [[ -f "${dir}/.dba-lab-run" ]]
 }
 
+@test "releasing a claimed folder refuses while a process runs from a folder inside it" {
+  local dir="${BATS_TEST_TMPDIR}/data"
+  pb::claim_dir "$dir"
+  start_named_process "${dir}/7.0.12"
+  run pb::release_dir "$dir"
+  kill "$NAMED_PID"
+  assert_failure
+  assert_output --partial "not deleting ${dir}: pid(s) ${NAMED_PID} still run from it"
+  [[ -f "${dir}/.dba-lab-run" ]]
+}
+
 @test "--dir, --report-dir and --binarypath are made absolute exactly as mlaunch does (os.path.abspath)" {
   local form
   mkdir -p "${BATS_TEST_TMPDIR}/p/work"

@@ -130,3 +130,39 @@ assert_clean_end() {
   assert_output ''
   assert_clean_end link notes.txt real work
 }
+
+# An mlaunch on PATH whose first stop hangs (a slow machine), so the test can
+# press Ctrl-C during the teardown between two versions.
+mlaunch_with_slow_first_stop() {
+  local real
+  real=$(command -v mlaunch)
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  # shellcheck disable=SC2016 # the wrapper's own "$1" and "$@"
+  printf '#!/usr/bin/env bash\nif [[ "$1" == stop && ! -e %q ]]; then : >%q; sleep 120; fi\nexec %q "$@"\n' \
+    "${BATS_TEST_TMPDIR}/stop-held" "${BATS_TEST_TMPDIR}/stop-held" "$real" >"${BATS_TEST_TMPDIR}/bin/mlaunch"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/mlaunch"
+}
+
+@test "Ctrl-C during the teardown between two versions: that cluster is still stopped at exit, then the folder goes" {
+  local _
+  use_fake_m
+  # m's installs are the stand-in (it answers --version as each version).
+  FAKE_MONGOD="${LANE}/bin/mongod"
+  fake_m_installed 6.0.20 7.0.12
+  mlaunch_with_slow_first_stop
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" start_with_sigint "${BATS_TEST_TMPDIR}/out" "${LANE}/lane-lab.sh" \
+    --mongodb-version 6.0.20,7.0.12 --dir "${LABS}/run" --port "$PORT" --report-dir "$REPORT" --topology single
+  for _ in $(seq 600); do
+    [[ -e "${BATS_TEST_TMPDIR}/stop-held" ]] && break
+    sleep 0.1
+  done
+  run grep -F 'stopping the 6.0.20 cluster before the next version' "${BATS_TEST_TMPDIR}/out"
+  assert_success
+  kill -INT "$BG_PID"
+  wait_background 90
+  assert_equal "$BG_STATUS" 130
+  run cat "${BATS_TEST_TMPDIR}/out"
+  assert_success
+  assert_line --partial "cleanup: stop the 6.0.20 cluster and delete ${LABS}/run/6.0.20"
+  assert_clean_end notes.txt work
+}
