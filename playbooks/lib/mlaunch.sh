@@ -365,12 +365,15 @@ pb::_pid_in_dir() {
 
 # pb::cluster_teardown DIR: stops the cluster in DIR and deletes DIR if this
 # run created it and no process of it is left. Stops with SIGTERM through
-# `mlaunch stop` (for the pids `mlaunch list` names; when it cannot list them,
-# `mlaunch stop` alone), then SIGTERM to every process whose command line
-# names DIR, SIGKILL for what is left after 60 s (at once when PB_FORCE=1).
+# `mlaunch stop` when `mlaunch list` names only processes of DIR, then SIGTERM
+# to every process whose --dbpath or --logpath lies in DIR, SIGKILL for what
+# is left after 60 s (at once when PB_FORCE=1). `mlaunch stop` is skipped when
+# the list fails or names a process of another folder: it signals every
+# mongod/mongos on a port of DIR's layout, whatever its folder (mlaunch.py
+# kill and _get_processes match by --port only).
 # With --keep it only says where the cluster runs.
 pb::cluster_teardown() {
-  local dir="$1" pids=() pid kind port status rest foreign=0 listed=1
+  local dir="$1" pids=() pid kind port status rest foreign=0
   if ((PB_KEEP)) && [[ "$dir" == "$PB_CLUSTER_DIR" ]]; then
     pb::info "--keep: the cluster keeps running (${PB_CONN_URI}); stop it with: mlaunch stop --dir ${dir}"
     return 0
@@ -394,17 +397,15 @@ pb::cluster_teardown() {
         fi
       done <"$list"
     else
-      listed=0
-      pb::warn "cannot list the processes of ${dir}: stopping it with mlaunch stop, then by command line"
+      pb::warn "cannot list the processes of ${dir}: stopping only those whose --dbpath or --logpath lies in it"
     fi
     rm -f "$list"
-    if ((PB_FORCE || foreign)) && ((${#pids[@]})); then
-      pb::run --quiet kill -KILL "${pids[@]}" || true
-    elif ((${#pids[@]} || !listed)); then
+    if ((${#pids[@]} && !foreign && !PB_FORCE)); then
       pb::run --progress "stopping the cluster" mlaunch stop --dir "$dir" || true
     fi
   fi
-  # Whatever mlaunch did not stop (or could not name): by command line.
+  # What mlaunch did not stop, or was not asked to: by --dbpath/--logpath.
+  # mlaunch stop does not wait; this does (a mongod may take a while).
   pb::_stop_dir_processes "$dir"
   pb::release_dir "$dir"
 }

@@ -131,6 +131,44 @@ assert_clean_end() {
   assert_clean_end link notes.txt real work
 }
 
+# An mlaunch on PATH that fails to list (as a pymongo timeout or an answer we
+# cannot parse does) and otherwise is the real one.
+mlaunch_that_cannot_list() {
+  local real
+  real=$(command -v mlaunch)
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  # shellcheck disable=SC2016 # the wrapper's own "$1" and "$@"
+  printf '#!/usr/bin/env bash\nif [[ "$1" == list ]]; then echo "no list today" >&2; exit 1; fi\nexec %q "$@"\n' "$real" \
+    >"${BATS_TEST_TMPDIR}/bin/mlaunch"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/mlaunch"
+}
+
+@test "when mlaunch cannot list, a mongod of another folder on the cluster's port is left alone" {
+  local dir="${LABS}/run/7.0.12" other="${LABS}/other" pid
+  load_framework
+  PB_TOPOLOGY=single PB_PORT=$PORT
+  pb::claim_dir "$dir"
+  pb::mlaunch_init_args "$dir" "${LANE}/bin"
+  pb::run --quiet "${PB_MLAUNCH_ARGS[@]}"
+  # The cluster's mongod went away; another one now serves its port.
+  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
+  kill "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  mkdir -p "${other}/db"
+  "${LANE}/bin/mongod" --port "$PORT" --dbpath "${other}/db" --logpath "${other}/mongod.log" --fork >/dev/null
+  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
+  mlaunch_that_cannot_list
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::cluster_teardown "$dir"
+  assert_success
+  assert_output --partial "cannot list the processes of ${dir}"
+  [[ ! -e "$dir" ]]
+  # No signal reached it (the stand-in logs each one), and it still runs.
+  run grep -c 'received signal' "${other}/mongod.log"
+  assert_failure 1
+  run kill -0 "$pid"
+  assert_success
+}
+
 # An mlaunch on PATH whose first stop hangs (a slow machine), so the test can
 # press Ctrl-C during the teardown between two versions.
 mlaunch_with_slow_first_stop() {
