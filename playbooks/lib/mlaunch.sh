@@ -420,6 +420,9 @@ pb::_stop_dir_processes() {
   while ((waited < 120 && !PB_FORCE)); do
     mapfile -t pids < <(pb::dir_pids "$dir")
     ((${#pids[@]})) || return 0
+    if ((waited == 4)); then
+      pb::info "waiting for pid(s) ${pids[*]} to shut down (SIGKILL after 60 s; Ctrl-C again forces it)"
+    fi
     sleep 0.5
     waited=$((waited + 1))
   done

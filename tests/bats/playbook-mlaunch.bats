@@ -111,6 +111,13 @@ setup() {
   assert_output --partial 'already exists: this run never reuses a directory it did not create'
 }
 
+@test "a symlink to nothing is never claimed (mkdir -p would follow it)" {
+  ln -s "${BATS_TEST_TMPDIR}/gone" "${BATS_TEST_TMPDIR}/dangling"
+  run pb::claim_dir "${BATS_TEST_TMPDIR}/dangling"
+  assert_failure
+  assert_output --partial "dangling already exists: this run never reuses a directory it did not create"
+}
+
 @test "a claimed directory is deleted; one whose mark names another run is kept" {
   pb::claim_dir "${BATS_TEST_TMPDIR}/mine"
   pb::release_dir "${BATS_TEST_TMPDIR}/mine"
@@ -139,6 +146,12 @@ start_named_process() {
   python=$(python3 -c 'import sys; print(sys.executable)')
   "$python" -c 'import time; time.sleep(300)' mongod --dbpath "$1/rs1/db" &
   NAMED_PID=$!
+  # Until it has exec'd, the child's command line is the test shell's.
+  local _
+  for _ in $(seq 100); do
+    [[ "$(ps -o args= -p "$NAMED_PID")" != *--dbpath* ]] || return 0
+    sleep 0.05
+  done
 }
 
 @test "processes of a folder are found by the command line, with a space in the path" {
@@ -242,6 +255,25 @@ start_named_process() {
   # A sibling whose name starts the same is another folder.
   assert_success
   assert_output ''
+}
+
+@test "a server slow to shut down: teardown says it waits, and waits for it before deleting the folder" {
+  local dir="${BATS_TEST_TMPDIR}/lab" python
+  pb::claim_dir "$dir"
+  python=$(python3 -c 'import sys; print(sys.executable)')
+  # Like a mongod flushing its data: SIGTERM starts a 4 s shutdown.
+  "$python" -c 'import signal, sys, time
+signal.signal(signal.SIGTERM, lambda *_: (time.sleep(4), sys.exit(0)))
+open(sys.argv[1], "w").close()
+time.sleep(300)' "${BATS_TEST_TMPDIR}/ready" mongod --dbpath "${dir}/rs1/db" &
+  local pid=$! _
+  for _ in $(seq 100); do [[ -e "${BATS_TEST_TMPDIR}/ready" ]] && break; sleep 0.1; done
+  run pb::cluster_teardown "$dir"
+  assert_success
+  assert_output --partial "waiting for pid(s) ${pid} to shut down (SIGKILL after 60 s"
+  run kill -0 "$pid"
+  assert_failure
+  [[ ! -e "$dir" ]]
 }
 
 @test "the port check sees a listening socket" {
