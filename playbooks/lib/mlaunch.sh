@@ -413,24 +413,32 @@ pb::cluster_teardown() {
 # SIGTERM to the processes that run from DIR, SIGKILL after 60 s (or at once
 # with PB_FORCE=1).
 pb::_stop_dir_processes() {
-  local dir="$1" pids=() waited=0
+  local dir="$1" pids=() start=$SECONDS told=0
   mapfile -t pids < <(pb::dir_pids "$dir")
   ((${#pids[@]})) || return 0
   kill -TERM "${pids[@]}" 2>/dev/null || true
-  while ((waited < 120 && !PB_FORCE)); do
+  # By the clock: one look at the process table can take a good part of a
+  # second on a loaded machine.
+  while ((SECONDS - start < 60 && !PB_FORCE)); do
     mapfile -t pids < <(pb::dir_pids "$dir")
     ((${#pids[@]})) || return 0
-    if ((waited == 4)); then
+    if ((!told && SECONDS - start >= 2)); then
       pb::info "waiting for pid(s) ${pids[*]} to shut down (SIGKILL after 60 s; Ctrl-C again forces it)"
+      told=1
     fi
     sleep 0.5
-    waited=$((waited + 1))
   done
   mapfile -t pids < <(pb::dir_pids "$dir")
   ((${#pids[@]})) || return 0
   pb::warn "pid(s) ${pids[*]} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing them"
   kill -KILL "${pids[@]}" 2>/dev/null || true
-  sleep 0.2
+  # SIGKILL is not instant either (a process in uninterruptible I/O).
+  start=$SECONDS
+  while ((SECONDS - start < 5)); do
+    mapfile -t pids < <(pb::dir_pids "$dir")
+    ((${#pids[@]})) || return 0
+    sleep 0.2
+  done
 }
 
 # pb::mongos_hosts: the mongos routers as host:port,host:port (mlaunch gives
