@@ -325,7 +325,9 @@ pb::dir_pids() {
         break
       fi
     done < <(pb::_process_paths "$pid" "$args")
-  done < <(ps -A -o pid= -o args= 2>/dev/null)
+  # -ww: else ps cuts each line at an exported COLUMNS (procps, seen) or the
+  # terminal's width.
+  done < <(ps -A -ww -o pid= -o args= 2>/dev/null)
 }
 
 # pb::_process_paths PID ARGS: the process's --dbpath and --logpath, symlinks

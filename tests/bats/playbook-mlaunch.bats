@@ -257,6 +257,15 @@ start_named_process() {
   assert_output ''
 }
 
+@test "a folder's processes are found when COLUMNS is exported narrow (ps would cut the lines)" {
+  local dir="${BATS_TEST_TMPDIR}/lab"
+  start_named_process "$dir"
+  COLUMNS=20 run pb::dir_pids "$dir"
+  kill "$NAMED_PID"
+  assert_success
+  assert_output "$NAMED_PID"
+}
+
 @test "a server slow to shut down: teardown says it waits, and waits for it before deleting the folder" {
   local dir="${BATS_TEST_TMPDIR}/lab" python
   pb::claim_dir "$dir"
