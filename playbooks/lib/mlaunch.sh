@@ -317,6 +317,8 @@ pb::launch() {
 pb::dir_pids() {
   local dir pid args path
   dir=$(pb::_canonical "$1")
+  # ps -ww: without it ps cuts each line at an exported COLUMNS (procps,
+  # seen) or the terminal's width.
   while read -r pid args; do
     [[ "$pid" != "$$" && "$args" == *mongo[ds]* ]] || continue
     while IFS= read -r path; do
@@ -325,8 +327,6 @@ pb::dir_pids() {
         break
       fi
     done < <(pb::_process_paths "$pid" "$args")
-  # -ww: else ps cuts each line at an exported COLUMNS (procps, seen) or the
-  # terminal's width.
   done < <(ps -A -ww -o pid= -o args= 2>/dev/null)
 }
 
