@@ -361,8 +361,14 @@ pb::_process_paths() {
 }
 
 # True when PID is a mongod/mongos whose --dbpath or --logpath lies in DIR.
+# No `| grep -q`: it exits at the first match, and under pipefail the
+# SIGPIPE of the pids listed after it would make the answer "no".
 pb::_pid_in_dir() {
-  pb::dir_pids "$2" | grep -qx "$1"
+  local pid
+  while IFS= read -r pid; do
+    if [[ "$pid" == "$1" ]]; then return 0; fi
+  done < <(pb::dir_pids "$2")
+  return 1
 }
 
 # pb::cluster_teardown DIR: stops the cluster in DIR and deletes DIR if this
@@ -386,12 +392,13 @@ pb::cluster_teardown() {
     return 0
   fi
   if [[ -f "${dir}/.mlaunch_startup" ]]; then
-    local list
+    local list own=()
     list=$(pb::tempfile processes)
     if pb::cluster_processes "$dir" >"$list" 2>/dev/null; then
+      mapfile -t own < <(pb::dir_pids "$dir")
       while IFS=$'\t' read -r kind port pid status rest; do
         [[ "$status" == running && "$pid" =~ ^[0-9]+$ ]] || continue
-        if pb::_pid_in_dir "$pid" "$dir"; then
+        if [[ " ${own[*]} " == *" ${pid} "* ]]; then
           pids+=("$pid")
         else
           foreign=1

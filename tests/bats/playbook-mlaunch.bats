@@ -154,6 +154,17 @@ start_named_process() {
   done
 }
 
+@test "a process of the folder counts as its own also when another one is listed after it (pipefail, as in a playbook)" {
+  local dir="${BATS_TEST_TMPDIR}/lab" first
+  start_named_process "$dir"
+  first=$NAMED_PID
+  start_named_process "$dir"
+  set -o pipefail
+  run pb::_pid_in_dir "$first" "$dir"
+  kill "$first" "$NAMED_PID"
+  assert_success
+}
+
 @test "processes of a folder are found by the command line, with a space in the path" {
   local dir="${BATS_TEST_TMPDIR}/My Labs/7.0.12"
   start_named_process "$dir"
