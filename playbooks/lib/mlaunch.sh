@@ -6,8 +6,9 @@
 #
 # Safety rules: ports are checked free before launch; a data directory is
 # used only when this run created it (a marker file holds the run id) and is
-# deleted only when the marker still names this run; stop and kill act only on
-# processes whose command line names that directory.
+# deleted only when the marker still names this run and no process runs from
+# it; stop and kill act only on processes whose --dbpath or --logpath lies in
+# that directory (compared with symlinks resolved).
 #
 # mlaunch passes options it does not know (PB_MONGOD_ARGS) to every mongod and
 # mongos whose --help lists them, --setParameter always (so a mongod-only
@@ -27,6 +28,8 @@ PB_OWNED_DIRS=()
 PB_CLUSTER_DIR=''
 PB_CONN_URI=''
 PB_PROCESSES_FILE=''
+# Where the process table is read from (no /proc: ps, as on macOS).
+PB_PROC=${PB_PROC:-/proc}
 
 # pb::topology_options [nodes] [arbiter] [shards] [config-servers] [mongos]:
 # declares the standard topology options a playbook wants to offer.
@@ -129,7 +132,7 @@ pb::port_free() {
 # pb::claim_dir DIR: creates DIR (which must not exist) and marks it as this run's.
 pb::claim_dir() {
   local dir="$1"
-  if [[ -e "$dir" ]]; then
+  if [[ -e "$dir" || -L "$dir" ]]; then
     pb::die "${dir} already exists: this run never reuses a directory it did not create; choose another --dir"
   fi
   if ((PB_DRY_RUN)); then
@@ -146,12 +149,19 @@ pb::owns_dir() {
   [[ -f "${1}/.dba-lab-run" && "$(<"${1}/.dba-lab-run")" == "$PB_RUN_ID" ]]
 }
 
-# pb::release_dir DIR: deletes DIR only when this run created it.
+# pb::release_dir DIR: deletes DIR only when this run created it and no
+# process runs from it or from a folder inside it (fails then: whoever
+# stopped the cluster already said why, and this never overrides it).
 pb::release_dir() {
-  local dir="$1"
+  local dir="$1" left=()
   if ((PB_DRY_RUN)); then
     pb::show_cmd rm -rf "$dir"
     return 0
+  fi
+  mapfile -t left < <(pb::dir_pids "$dir")
+  if ((${#left[@]})); then
+    pb::warn "not deleting ${dir}: pid(s) ${left[*]} still run from it"
+    return 1
   fi
   [[ -d "$dir" ]] || return 0
   if ! pb::owns_dir "$dir"; then
@@ -374,30 +384,78 @@ pb::_mlaunch_init() {
   pb::die "mlaunch init did not finish within ${limit} s${PB_LAUNCH_TIMEOUT:+ (PB_LAUNCH_TIMEOUT)}, stopped while at: ${last:-its start (no output)}"
 }
 
-# pb::dir_pids DIR: pids of the mongod/mongos processes whose command line
-# names a path inside DIR (--dbpath, --logpath), one per line.
+# pb::dir_pids DIR: pids of the mongod/mongos processes whose --dbpath or
+# --logpath is DIR or lies inside it, one per line. Both sides are compared
+# with symlinks resolved: mlaunch passes os.path.abspath of its --dir, which
+# resolves none, and DIR may be named through another link.
 pb::dir_pids() {
-  local dir="${1%/}" pid args
+  local dir pid args path
+  dir=$(pb::_canonical "$1")
+  # ps -ww: without it ps cuts each line at an exported COLUMNS (procps,
+  # seen) or the terminal's width.
   while read -r pid args; do
     [[ "$pid" != "$$" && "$args" == *mongo[ds]* ]] || continue
-    [[ "$args" == *"--dbpath ${dir}/"* || "$args" == *"--logpath ${dir}/"* ]] || continue
-    printf '%s\n' "$pid"
-  done < <(ps -A -o pid= -o args= 2>/dev/null)
+    while IFS= read -r path; do
+      if [[ "$path" == "$dir" || "$path" == "${dir%/}/"* ]]; then
+        printf '%s\n' "$pid"
+        break
+      fi
+    done < <(pb::_process_paths "$pid" "$args")
+  done < <(ps -A -ww -o pid= -o args= 2>/dev/null)
 }
 
-# True when PID is a mongod/mongos started with DIR in its command line.
+# pb::_process_paths PID ARGS: the process's --dbpath and --logpath, symlinks
+# resolved, one per line. Read exactly from PB_PROC/PID/cmdline (one NUL
+# after each argument) where there is one; else (macOS) from ARGS, ps's
+# space-joined line, where a value runs to the next " --". A relative value
+# is resolved from the process's working folder (PB_PROC/PID/cwd), or skipped
+# (mlaunch always passes absolute paths).
+pb::_process_paths() {
+  local pid="$1" args="$2" argv=() values=() i opt re value
+  if [[ -r "${PB_PROC}/${pid}/cmdline" ]] && mapfile -t -d '' argv 2>/dev/null <"${PB_PROC}/${pid}/cmdline"; then
+    for ((i = 0; i < ${#argv[@]}; i++)); do
+      case "${argv[i]}" in
+        --dbpath | --logpath) if ((i + 1 < ${#argv[@]})); then values+=("${argv[i + 1]}"); fi ;;
+        --dbpath=* | --logpath=*) values+=("${argv[i]#*=}") ;;
+      esac
+    done
+  else
+    for opt in dbpath logpath; do
+      re=" --${opt}[ =](.*)\$"
+      if [[ " ${args}" =~ $re ]]; then values+=("${BASH_REMATCH[1]%% --*}"); fi
+    done
+  fi
+  for value in "${values[@]}"; do
+    if [[ "$value" != /* ]]; then
+      [[ -d "${PB_PROC}/${pid}/cwd" ]] || continue
+      value="${PB_PROC}/${pid}/cwd/${value}"
+    fi
+    printf '%s\n' "$(pb::_canonical "$value")"
+  done
+}
+
+# True when PID is a mongod/mongos whose --dbpath or --logpath lies in DIR.
+# No `| grep -q`: it exits at the first match, and under pipefail the
+# SIGPIPE of the pids listed after it would make the answer "no".
 pb::_pid_in_dir() {
-  pb::dir_pids "$2" | grep -qx "$1"
+  local pid
+  while IFS= read -r pid; do
+    if [[ "$pid" == "$1" ]]; then return 0; fi
+  done < <(pb::dir_pids "$2")
+  return 1
 }
 
 # pb::cluster_teardown DIR: stops the cluster in DIR and deletes DIR if this
 # run created it and no process of it is left. Stops with SIGTERM through
-# `mlaunch stop` (for the pids `mlaunch list` names; when it cannot list them,
-# `mlaunch stop` alone), then SIGTERM to every process whose command line
-# names DIR, SIGKILL for what is left after 60 s (at once when PB_FORCE=1).
+# `mlaunch stop` when `mlaunch list` names only processes of DIR, then SIGTERM
+# to every process whose --dbpath or --logpath lies in DIR, SIGKILL for what
+# is left after 60 s (at once when PB_FORCE=1). `mlaunch stop` is skipped when
+# the list fails or names a process of another folder: it signals every
+# mongod/mongos on a port of DIR's layout, whatever its folder (mlaunch.py
+# kill and _get_processes match by --port only).
 # With --keep it only says where the cluster runs.
 pb::cluster_teardown() {
-  local dir="$1" pids=() pid kind port status rest foreign=0 listed=1 left
+  local dir="$1" pids=() pid kind port status rest foreign=0
   if ((PB_KEEP)) && [[ "$dir" == "$PB_CLUSTER_DIR" ]]; then
     pb::info "--keep: the cluster keeps running (${PB_CONN_URI}); stop it with: mlaunch stop --dir ${dir}"
     return 0
@@ -408,12 +466,13 @@ pb::cluster_teardown() {
     return 0
   fi
   if [[ -f "${dir}/.mlaunch_startup" ]]; then
-    local list
+    local list own=()
     list=$(pb::tempfile processes)
     if pb::cluster_processes "$dir" >"$list" 2>/dev/null; then
+      mapfile -t own < <(pb::dir_pids "$dir")
       while IFS=$'\t' read -r kind port pid status rest; do
         [[ "$status" == running && "$pid" =~ ^[0-9]+$ ]] || continue
-        if pb::_pid_in_dir "$pid" "$dir"; then
+        if [[ " ${own[*]} " == *" ${pid} "* ]]; then
           pids+=("$pid")
         else
           foreign=1
@@ -421,44 +480,48 @@ pb::cluster_teardown() {
         fi
       done <"$list"
     else
-      listed=0
-      pb::warn "cannot list the processes of ${dir}: stopping it with mlaunch stop, then by command line"
+      pb::warn "cannot list the processes of ${dir}: stopping only those whose --dbpath or --logpath lies in it"
     fi
     rm -f "$list"
-    if ((PB_FORCE || foreign)) && ((${#pids[@]})); then
-      pb::run --quiet kill -KILL "${pids[@]}" || true
-    elif ((${#pids[@]} || !listed)); then
+    if ((${#pids[@]} && !foreign && !PB_FORCE)); then
       pb::run --progress "stopping the cluster" mlaunch stop --dir "$dir" || true
     fi
   fi
-  # Whatever mlaunch did not stop (or could not name): by command line.
+  # What mlaunch did not stop, or was not asked to: by --dbpath/--logpath.
+  # mlaunch stop does not wait; this does (a mongod may take a while).
   pb::_stop_dir_processes "$dir"
-  mapfile -t left < <(pb::dir_pids "$dir")
-  if ((${#left[@]})); then
-    pb::warn "not deleting ${dir}: pid(s) ${left[*]} still run from it"
-    return 1
-  fi
   pb::release_dir "$dir"
 }
 
 # SIGTERM to the processes that run from DIR, SIGKILL after 60 s (or at once
 # with PB_FORCE=1).
 pb::_stop_dir_processes() {
-  local dir="$1" pids=() waited=0
+  local dir="$1" pids=() start=$SECONDS told=0
   mapfile -t pids < <(pb::dir_pids "$dir")
   ((${#pids[@]})) || return 0
   kill -TERM "${pids[@]}" 2>/dev/null || true
-  while ((waited < 120 && !PB_FORCE)); do
+  # By the clock: one look at the process table can take a good part of a
+  # second on a loaded machine.
+  while ((SECONDS - start < 60 && !PB_FORCE)); do
     mapfile -t pids < <(pb::dir_pids "$dir")
     ((${#pids[@]})) || return 0
+    if ((!told && SECONDS - start >= 2)); then
+      pb::info "waiting for pid(s) ${pids[*]} to shut down (SIGKILL after 60 s; Ctrl-C again forces it)"
+      told=1
+    fi
     sleep 0.5
-    waited=$((waited + 1))
   done
   mapfile -t pids < <(pb::dir_pids "$dir")
   ((${#pids[@]})) || return 0
   pb::warn "pid(s) ${pids[*]} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing them"
   kill -KILL "${pids[@]}" 2>/dev/null || true
-  sleep 0.2
+  # SIGKILL is not instant either (a process in uninterruptible I/O).
+  start=$SECONDS
+  while ((SECONDS - start < 5)); do
+    mapfile -t pids < <(pb::dir_pids "$dir")
+    ((${#pids[@]})) || return 0
+    sleep 0.2
+  done
 }
 
 # pb::mongos_hosts: the mongos routers as host:port,host:port (mlaunch gives

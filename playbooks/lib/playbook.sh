@@ -153,8 +153,47 @@ pb::_defaults() {
   fi
 }
 
+# pb::_absolute PATH: PATH as mlaunch stores its --dir (os.path.abspath,
+# mlaunch.py MLaunchTool.run): relative to the real working folder (os.getcwd),
+# ".", ".." and repeated or trailing "/" collapsed lexically, no symlink
+# resolved; a leading "//" is kept, as posixpath.normpath keeps it. The run's
+# folder is then the same string in our messages, in mlaunch's files and in
+# the command lines of the servers it starts.
 pb::_absolute() {
-  if [[ "$1" == /* ]]; then printf '%s' "$1"; else printf '%s/%s' "$PWD" "${1#./}"; fi
+  local path="$1" lead=/ rest part parts=()
+  [[ "$path" == /* ]] || path="$(pwd -P)/${path}"
+  if [[ "$path" == //* && "$path" != ///* ]]; then lead=//; fi
+  rest=$path
+  while [[ -n "$rest" ]]; do
+    part=${rest%%/*}
+    if [[ "$rest" == */* ]]; then rest=${rest#*/}; else rest=''; fi
+    case "$part" in
+      '' | .) ;;
+      ..) if ((${#parts[@]})); then unset 'parts[-1]'; fi ;;
+      *) parts+=("$part") ;;
+    esac
+  done
+  printf '%s%s' "$lead" "$(IFS=/; printf '%s' "${parts[*]}")"
+}
+
+# pb::_canonical PATH: PATH absolute with every symlink resolved (its longest
+# existing part through `cd -P`, the rest as written), for comparing two
+# names of one folder; realpath is missing on older macOS.
+pb::_canonical() {
+  local path head tail=''
+  path=$(pb::_absolute "$1")
+  head=$path
+  while [[ "$head" != / && "$head" != // && ! -d "$head" ]]; do
+    tail="/${head##*/}${tail}"
+    head=${head%/*}
+    [[ -n "$head" ]] || head=/
+  done
+  if ! head=$(CDPATH='' cd -P -- "$head" 2>/dev/null && pwd -P); then
+    printf '%s' "$path"
+    return 0
+  fi
+  head=${head%/}
+  if [[ -n "${head}${tail}" ]]; then printf '%s%s' "$head" "$tail"; else printf /; fi
 }
 
 # --uri: mark the playbook's database as this run's, and drop it at cleanup
@@ -244,8 +283,12 @@ pb::_run_version() {
     # cluster: it runs now, before the cluster stops, not at exit.
     pb::_run_cleanups "$PB_CLUSTER_CLEANUP_ID"
     pb::info "stopping the ${PB_VERSION} cluster before the next version"
+    # Marked done only once it has stopped: a Ctrl-C during it, or a refusal
+    # (processes still running), leaves it to the exit cleanup, which runs
+    # before the data folder is released.
+    PB_KEEP=0 pb::cluster_teardown "$PB_CLUSTER_DIR" \
+      || pb::die "the ${PB_VERSION} cluster did not stop: the next version cannot take its ports"
     PB_CLEANUP_DONE[PB_CLUSTER_CLEANUP_ID]=1
-    PB_KEEP=0 pb::cluster_teardown "$PB_CLUSTER_DIR"
   fi
 }
 

@@ -4,7 +4,9 @@
 # installs under M_PREFIX, through the framework), the one line and exit 77
 # when there are none, and a failed start leaving nothing behind. The fake
 # mongod answers --version only, so mlaunch cannot start it: these tests cover
-# our handling, never a server.
+# our handling, never a server. The teardown test uses the mlaunch lane's
+# stand-in servers (TEST FIXTURES ONLY, tests/fixtures/mlaunch-lane/), which
+# mlaunch can start and stop.
 
 bats_require_minimum_version 1.5.0
 
@@ -17,6 +19,19 @@ setup() {
   mkdir -p "$TMPDIR"
   unset DBA_LAB_MONGODB_BINARIES DBA_LAB_MONGODB_VERSION
   use_fake_m
+  STANDIN_PORT=''
+}
+
+teardown() {
+  # A failed test must not leave a stand-in behind.
+  local pids
+  [[ -n "$STANDIN_PORT" ]] || return 0
+  mapfile -t pids < <(standins_on "$STANDIN_PORT")
+  ((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
+}
+
+standins_on() {
+  pgrep -f -- "standin.py mongod .*--port ${1}( |$)" || true
 }
 
 @test "no binaries anywhere: one line that says so, exit 77 (not available here)" {
@@ -121,4 +136,19 @@ setup() {
   run --separate-stderr "$SERVER" uri sharded
   [ "$status" -eq 1 ]
   assert_equal "$stderr" "mongod.sh: the sharded layout is not running (tests/servers/mongod.sh start sharded)"
+}
+
+@test "TMPDIR ending in / (macOS's default): stop stops the server it started before deleting its folder" {
+  export HOME="${BATS_TEST_TMPDIR}/home" TMPDIR="${TMPDIR}/"
+  mkdir -p "$HOME"
+  DBA_LAB_MONGODB_BINARIES="${DBA_LAB_ROOT}/tests/fixtures/mlaunch-lane/bin" run --separate-stderr "$SERVER" start single
+  assert_success
+  STANDIN_PORT=$(cat "${DBA_LAB_MONGOD_STATE}/single/port")
+  assert_equal "$(standins_on "$STANDIN_PORT" | wc -l | tr -d ' ')" 1
+  run --separate-stderr "$SERVER" stop single
+  assert_success
+  assert_equal "$(standins_on "$STANDIN_PORT" | wc -l | tr -d ' ')" 0
+  run find "$TMPDIR" -mindepth 1 -maxdepth 1
+  assert_success
+  assert_output ""
 }

@@ -193,7 +193,7 @@ wait_demo() {
   assert_output failed
 }
 
-# shellcheck disable=SC2034 # the PB_* globals are read by the framework
+# shellcheck disable=SC2034,SC2329 # the PB_* globals and the stubs are used by the framework (a later test redefines the stubs)
 @test "multi-version: a version's knob restores run before its cluster stops, not after" {
   load_framework
   PB_RESOLVED=(6.0.20 7.0.12)
@@ -221,4 +221,35 @@ wait_demo() {
   run cat "$order"
   assert_success
   assert_output "$(printf 'restore 6.0.20\nteardown /labs/6.0.20')"
+}
+
+# shellcheck disable=SC2034 # the PB_* globals are read by the framework
+@test "multi-version: a between-version teardown that did not finish runs again at exit, before the data folder goes" {
+  load_framework
+  PB_RESOLVED=(6.0.20 7.0.12)
+  PB_BINPATHS=(/b6 /b7)
+  PB_TOPOLOGY=replset
+  PB_FD=1
+  local order="${BATS_TEST_TMPDIR}/order"
+  record() { printf '%s\n' "$*" >>"$order"; }
+  # Registered first, as pb::_claim_data_dir registers it.
+  pb::on_exit "delete the data folder" record "release the data folder"
+  pb::launch() {
+    PB_CLUSTER_DIR="/labs/$1"
+    pb::on_exit "stop the $1 cluster" pb::cluster_teardown "$PB_CLUSTER_DIR"
+    PB_CLUSTER_CLEANUP_ID=$PB_LAST_CLEANUP_ID
+  }
+  # Interrupted, or refused because a process still runs from the folder.
+  pb::cluster_teardown() { record "teardown $1"; return 1; }
+  # The framework's exit: every step not yet done, newest first.
+  version_then_exit() {
+    trap 'pb::_run_cleanups >/dev/null' EXIT
+    pb::_run_version 0
+  }
+  run version_then_exit
+  assert_failure 1
+  assert_output --partial 'the 6.0.20 cluster did not stop'
+  run cat "$order"
+  assert_success
+  assert_output "$(printf 'teardown /labs/6.0.20\nteardown /labs/6.0.20\nrelease the data folder')"
 }

@@ -111,6 +111,13 @@ setup() {
   assert_output --partial 'already exists: this run never reuses a directory it did not create'
 }
 
+@test "a symlink to nothing is never claimed (mkdir -p would follow it)" {
+  ln -s "${BATS_TEST_TMPDIR}/gone" "${BATS_TEST_TMPDIR}/dangling"
+  run pb::claim_dir "${BATS_TEST_TMPDIR}/dangling"
+  assert_failure
+  assert_output --partial "dangling already exists: this run never reuses a directory it did not create"
+}
+
 @test "a claimed directory is deleted; one whose mark names another run is kept" {
   pb::claim_dir "${BATS_TEST_TMPDIR}/mine"
   pb::release_dir "${BATS_TEST_TMPDIR}/mine"
@@ -139,6 +146,23 @@ start_named_process() {
   python=$(python3 -c 'import sys; print(sys.executable)')
   "$python" -c 'import time; time.sleep(300)' mongod --dbpath "$1/rs1/db" &
   NAMED_PID=$!
+  # Until it has exec'd, the child's command line is the test shell's.
+  local _
+  for _ in $(seq 100); do
+    [[ "$(ps -o args= -p "$NAMED_PID")" != *--dbpath* ]] || return 0
+    sleep 0.05
+  done
+}
+
+@test "a process of the folder counts as its own also when another one is listed after it (pipefail, as in a playbook)" {
+  local dir="${BATS_TEST_TMPDIR}/lab" first
+  start_named_process "$dir"
+  first=$NAMED_PID
+  start_named_process "$dir"
+  set -o pipefail
+  run pb::_pid_in_dir "$first" "$dir"
+  kill "$first" "$NAMED_PID"
+  assert_success
 }
 
 @test "processes of a folder are found by the command line, with a space in the path" {
@@ -150,7 +174,7 @@ start_named_process() {
   assert_output "$NAMED_PID"
 }
 
-@test "teardown when mlaunch cannot list: mlaunch stop, then the folder's processes, then the folder goes" {
+@test "teardown when mlaunch cannot list: no mlaunch stop (it signals by port alone), the folder's processes, then the folder goes" {
   local dir="${BATS_TEST_TMPDIR}/My Labs/7.0.12"
   pb::claim_dir "$dir"
   printf '{}\n' >"${dir}/.mlaunch_startup"
@@ -162,11 +186,10 @@ start_named_process() {
   chmod +x "${BATS_TEST_TMPDIR}/bin/mlaunch"
   PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::cluster_teardown "$dir"
   assert_success
-  assert_output --partial "cannot list the processes of ${dir}: stopping it with mlaunch stop, then by command line"
+  assert_output --partial "cannot list the processes of ${dir}: stopping only those whose --dbpath or --logpath lies in it"
   run cat "${BATS_TEST_TMPDIR}/mlaunch.calls"
   assert_success
-  assert_line "list --json --dir ${dir}"
-  assert_line "stop --dir ${dir}"
+  assert_output "list --json --dir ${dir}"
   run kill -0 "$NAMED_PID"
   assert_failure
   [[ ! -e "$dir" ]]
@@ -183,6 +206,94 @@ start_named_process() {
   assert_failure
   assert_output --partial "not deleting ${dir}: pid(s) ${NAMED_PID} still run from it"
   [[ -f "${dir}/.dba-lab-run" ]]
+}
+
+@test "releasing a claimed folder refuses while a process runs from a folder inside it" {
+  local dir="${BATS_TEST_TMPDIR}/data"
+  pb::claim_dir "$dir"
+  start_named_process "${dir}/7.0.12"
+  run pb::release_dir "$dir"
+  kill "$NAMED_PID"
+  assert_failure
+  assert_output --partial "not deleting ${dir}: pid(s) ${NAMED_PID} still run from it"
+  [[ -f "${dir}/.dba-lab-run" ]]
+}
+
+@test "--dir, --report-dir and --binarypath are made absolute exactly as mlaunch does (os.path.abspath)" {
+  local form
+  mkdir -p "${BATS_TEST_TMPDIR}/p/work"
+  cd "${BATS_TEST_TMPDIR}/p/work"
+  for form in data/x/ ./x x//y ../p/x . .. x/./y/../z /abs//dir/ //net/x ///root/x '/a b/../c d/'; do
+    run pb::_absolute "$form"
+    assert_success
+    assert_output "$(python3 -c 'import os, sys; print(os.path.abspath(sys.argv[1]))' "$form")"
+  done
+}
+
+@test "a relative --dir is taken from the real working folder, as mlaunch's os.getcwd() does, not the shell's symlinked one" {
+  mkdir -p "${BATS_TEST_TMPDIR}/real"
+  ln -s real "${BATS_TEST_TMPDIR}/link"
+  cd "${BATS_TEST_TMPDIR}/link"
+  run pb::_absolute x/
+  assert_success
+  assert_output "$(cd "${BATS_TEST_TMPDIR}/real" && pwd -P)/x"
+}
+
+@test "a folder's processes are found when the folder is named through a symlink" {
+  mkdir -p "${BATS_TEST_TMPDIR}/real/7.0.12/rs1/db"
+  ln -s real "${BATS_TEST_TMPDIR}/link"
+  # mlaunch passes the path it was given (abspath resolves no symlink).
+  start_named_process "${BATS_TEST_TMPDIR}/link/7.0.12"
+  run pb::dir_pids "${BATS_TEST_TMPDIR}/real/7.0.12"
+  local by_real=("${lines[@]}")
+  run pb::dir_pids "${BATS_TEST_TMPDIR}/link/7.0.12/"
+  kill "$NAMED_PID"
+  assert_success
+  assert_output "$NAMED_PID"
+  assert_equal "${by_real[*]}" "$NAMED_PID"
+}
+
+@test "without /proc (macOS) a folder's processes are read from ps, a path with a space included" {
+  local dir="${BATS_TEST_TMPDIR}/My Labs/7.0.12"
+  mkdir -p "${dir}/rs1/db"
+  start_named_process "$dir"
+  PB_PROC=/nonexistent run pb::dir_pids "${dir}/"
+  local found=$output status_ps=$status
+  PB_PROC=/nonexistent run pb::dir_pids "${BATS_TEST_TMPDIR}/My Labs/7.0"
+  kill "$NAMED_PID"
+  assert_equal "$status_ps" 0
+  assert_equal "$found" "$NAMED_PID"
+  # A sibling whose name starts the same is another folder.
+  assert_success
+  assert_output ''
+}
+
+@test "a folder's processes are found when COLUMNS is exported narrow (ps would cut the lines)" {
+  local dir="${BATS_TEST_TMPDIR}/lab"
+  start_named_process "$dir"
+  COLUMNS=20 run pb::dir_pids "$dir"
+  kill "$NAMED_PID"
+  assert_success
+  assert_output "$NAMED_PID"
+}
+
+@test "a server slow to shut down: teardown says it waits, and waits for it before deleting the folder" {
+  local dir="${BATS_TEST_TMPDIR}/lab" python
+  pb::claim_dir "$dir"
+  python=$(python3 -c 'import sys; print(sys.executable)')
+  # Like a mongod flushing its data: SIGTERM starts a 4 s shutdown.
+  "$python" -c 'import signal, sys, time
+signal.signal(signal.SIGTERM, lambda *_: (time.sleep(4), sys.exit(0)))
+open(sys.argv[1], "w").close()
+time.sleep(300)' "${BATS_TEST_TMPDIR}/ready" mongod --dbpath "${dir}/rs1/db" &
+  local pid=$! _
+  for _ in $(seq 100); do [[ -e "${BATS_TEST_TMPDIR}/ready" ]] && break; sleep 0.1; done
+  run pb::cluster_teardown "$dir"
+  assert_success
+  assert_output --partial "waiting for pid(s) ${pid} to shut down (SIGKILL after 60 s"
+  run kill -0 "$pid"
+  assert_failure
+  [[ ! -e "$dir" ]]
 }
 
 @test "the port check sees a listening socket" {

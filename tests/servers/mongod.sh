@@ -171,6 +171,8 @@ start() {
   rm -rf "$state"
   mkdir -p "$state"
   data=$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-mongod.XXXXXX")
+  # As mlaunch will store it (macOS's TMPDIR ends in "/": no "//" inside).
+  data=$(pb::_absolute "$data")
   PB_RUN_ID="mongod-test-$$-${RANDOM}"
   PB_DIR=$data
   printf '%s\n' "$PB_RUN_ID" >"${state}/run-id"
