@@ -31,6 +31,11 @@ db_exists() {
   run "$DEMO" --uri "$DBA_LAB_TEST_URI" --report-dir "$REPORT"
   assert_success
   assert_line --regexp 'ok +--uri reachable: (MongoDB|FerretDB) '
+  # FerretDB's pretend MongoDB version never stands alone in a stage header.
+  if [[ "$output" == *"--uri reachable: FerretDB"* ]]; then
+    assert_line --regexp '^==> launch \(FerretDB v[0-9.]+\)'
+    refute_line --regexp '^==> [a-z]+ \([0-9]'
+  fi
   assert_line --partial "wrote 10 documents into ${DB}.items"
   assert_line --regexp 'REPRODUCED, AS PREDICTED: every written document is counted \[(FerretDB v[0-9.]+|[0-9.]+)\] \(expected counted = written, observed 10 of 10\)'
   assert_line --partial "dropped ${DB}"
