@@ -107,7 +107,7 @@ pb::_declare_common_options() {
     "first port of the cluster (kept away from 27017)"
   pb::option --report-dir PB_REPORT_DIR path "" \
     "where the report goes (default: reports/${PB_NAME}/<UTC time>/)"
-  pb::option --keep PB_KEEP flag 0 "leave the cluster (or, with --uri, the database) after the report"
+  pb::option --keep PB_KEEP flag 0 "leave the cluster$([[ "${PB_SUPPORTS_URI:-1}" != 1 ]] || printf ' (or, with --uri, the database)') after the report"
   pb::option --dry-run PB_DRY_RUN flag 0 "print every step and command, change nothing"
   pb::option --step PB_STEP flag 0 "training mode: narrate each stage and wait for Enter"
   pb::option --yes PB_YES flag 0 "no confirmation prompts"
@@ -295,6 +295,8 @@ pb::_help_options() {
   local want_common="$1" i left default
   for i in "${!PB_OPT_FLAGS[@]}"; do
     [[ "${PB_OPT_COMMON[$i]}" == "$want_common" ]] || continue
+    # An option is listed only where it works: pb::help says why --uri is not.
+    [[ "${PB_OPT_FLAGS[$i]}" != --uri || "${PB_SUPPORTS_URI:-1}" == 1 ]] || continue
     left="  ${PB_OPT_FLAGS[$i]}$(pb::_help_value "$i")"
     default=${PB_OPT_DEFAULTS[$i]}
     if [[ "${PB_OPT_TYPES[$i]}" == flag || -z "$default" ]]; then
@@ -340,6 +342,10 @@ pb::help() {
   printf '\nCommon options:\n'
   pb::_help_options 1
   printf '  %-26s %s\n' "-h, --help" "this text"
+  if [[ "${PB_SUPPORTS_URI:-1}" != 1 ]]; then
+    printf '\nNot offered by this playbook:\n  %-26s %s\n' "--uri" \
+      "it runs only on a cluster it launches: ${PB_URI_UNSUPPORTED_WHY:-it must launch its own cluster}"
+  fi
   if ((${#PB_SCALES[@]})); then
     printf '\nScales:\n'
     for name in "${PB_SCALES[@]}"; do

@@ -106,6 +106,31 @@ setup() {
   assert_equal "$stderr" "demo-lab: --uri runs against an existing deployment: --port does not apply (see --help)"
 }
 
+@test "--help lists --uri where the playbook takes it" {
+  run "$DEMO" --help
+  assert_success
+  assert_line --regexp '^  --uri URI +run against an existing deployment'
+  assert_line --regexp '^  --keep +leave the cluster \(or, with --uri, the database\) after the report$'
+  refute_line 'Not offered by this playbook:'
+}
+
+@test "--help of a playbook that refuses --uri lists it only as not offered, with the reason" {
+  local p
+  for p in change-stream-resume routing-refresh; do
+    run "${DBA_LAB_ROOT}/playbooks/${p}.sh" --help
+    assert_success
+    refute_line --regexp '^  --uri URI'
+    assert_line 'Not offered by this playbook:'
+    assert_line --regexp '^  --uri +it runs only on a cluster it launches: .+'
+    assert_line --regexp '^  --keep +leave the cluster after the report$'
+    run --separate-stderr "${DBA_LAB_ROOT}/playbooks/${p}.sh" --uri mongodb://localhost:1/
+    assert_failure 2
+    assert_output ''
+    assert_equal "${stderr%%:*}" "$p"
+    [[ "$stderr" == *"--uri is not supported by this playbook"* ]]
+  done
+}
+
 @test "--binarypath and --mongodb-version exclude each other" {
   run --separate-stderr "$DEMO" --binarypath "$FAKE_BIN" --mongodb-version 7.0
   assert_failure 2
