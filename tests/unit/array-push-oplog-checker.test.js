@@ -97,6 +97,27 @@ test('versions compared count only the patterns every version measured', () => {
   assert.deepEqual(brief(pick(r, 'versions')), ['REPRODUCED', '4.4.29: none; 8.0.4: none', '']);
 });
 
+test('versions either side of 7.1 are predicted to differ on $addToSet, and do', () => {
+  const r = results({ '4.4.29': { curves: f.v1 }, '8.0.4': { curves: { ...f.v2, ...f.v2from71 } } });
+  const v = recordOf(r, 'versions');
+  assert.deepEqual([v.verdict, v.prediction], ['NOT REPRODUCED', 'AS PREDICTED']);
+  assert.match(v.observed, /^4\.4\.29: addtoset, pop-first, .*; 8\.0\.4: pop-first, /);
+  assert.match(v.expected, /\$addToSet: whole before 7\.1, the appended elements from 7\.1 \(SERVER-72941\): 4\.4\.29 whole, 8\.0\.4 appended/);
+});
+
+test('versions on one side of 7.1 are predicted to log the same patterns whole', () => {
+  const r = results({ '5.0.31': { curves: f.v2 }, '7.0.12': { curves: f.v2 } });
+  const v = recordOf(r, 'versions');
+  assert.deepEqual([v.verdict, v.prediction], ['REPRODUCED', 'AS PREDICTED']);
+  const later = recordOf(results({ '7.1.1': { curves: { ...f.v2, ...f.v2from71 } }, '8.0.4': { curves: { ...f.v2, ...f.v2from71 } } }), 'versions');
+  assert.deepEqual([later.verdict, later.prediction], ['REPRODUCED', 'AS PREDICTED']);
+});
+
+test('a 7.0 that logged $addToSet as appended elements would be NOT AS PREDICTED', () => {
+  const r = results({ '4.4.29': { curves: f.v1 }, '7.0.12': { curves: { ...f.v2, ...f.v2from71 } } });
+  assert.deepEqual([recordOf(r, 'versions').verdict, recordOf(r, 'versions').prediction], ['NOT REPRODUCED', 'NOT AS PREDICTED']);
+});
+
 test('a version without its curve table is NOT_APPLICABLE for its claims', () => {
   const r = results({ '8.0.4': { curves: f.v2 } });
   r.versions.push({ requested: '7.0', resolved: '7.0.12', server: '7.0.12' });

@@ -20,12 +20,17 @@ test('a plain $push ($v:1 positional $set, $v:2 array diff) is flat: constant by
   assert.deepEqual(['v1', 'v2'].map((v) => m.classify(f[v]['set-one']).kind), ['flat', 'flat']);
 });
 
-test('whole-array entries ($slice, $sort, $position, $addToSet, $pull, $pop) are linear in both formats', () => {
+test('whole-array entries ($slice, $sort, $position, $addToSet before 7.1, $pull, $pop) are linear in both formats', () => {
   for (const v of ['v1', 'v2']) {
     for (const p of ['push-slice', 'push-sort', 'push-position0', 'addtoset', 'pull', 'pop-first', 'pop-last']) {
       assert.equal(m.classify(f[v][p]).kind, 'linear', `${v} ${p}`);
     }
   }
+});
+
+test('from 7.1 a $addToSet of a new element is logged like a $push: flat', () => {
+  assert.equal(m.classify(f.v2from71.addtoset).kind, 'flat');
+  assert.deepEqual(f.v2from71.addtoset, f.v2.push);
 });
 
 test("a whole-array entry grows by one reading's bytes (~98, the article's ~100) per element", () => {

@@ -24,7 +24,7 @@ const claims = [
     expected: `>= ${FIX_RATIO}x per device-hour (article: 1800x blow-up, 440x less after the fix)`,
     needs: { minPoints: MIN_LENGTHS, pointsOf: 'array lengths of the whole-array pattern' } },
   { id: 'versions', claim: 'every version compared replicates the same patterns whole ($v:1 and $v:2 alike)',
-    expected: 'the same whole-array patterns on every version ($slice/$sort/$position, $pull, $pop)',
+    expected: 'the same whole-array patterns on every version ($slice/$sort/$position, $pull, $pop), but $addToSet whole only before 7.1',
     needs: { minPoints: 2, pointsOf: 'versions', hint: 'give --mongodb-version A,B to compare' } },
 ];
 const NEEDS = Object.fromEntries(claims.map((c) => [c.id, c.needs]));
@@ -34,6 +34,37 @@ const NEEDS = Object.fromEntries(claims.map((c) => [c.id, c.needs]));
 function pushPredictedWhole(version) {
   const m = /^(\d+)\.(\d+)/.exec(String(version));
   return m ? Number(m[1]) * 100 + Number(m[2]) < 206 : false;
+}
+
+// $addToSet is logged as a $set of the whole array until SERVER-72941 (resolved
+// August 2023, after 7.0 branched), and as the appended elements from 7.1 on
+// (addtoset_node.cpp returns kArrayAppendUpdate). Versions on both sides of
+// 7.1 are predicted to differ on it; a version that cannot be read predicts nothing.
+const ADDTOSET_APPENDS_FROM = [7, 1];
+function addToSetSide(version) {
+  const m = /^(\d+)\.(\d+)/.exec(String(version));
+  if (!m) return null;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  const [fromMajor, fromMinor] = ADDTOSET_APPENDS_FROM;
+  return major > fromMajor || (major === fromMajor && minor >= fromMinor) ? 'appended' : 'whole';
+}
+
+// The versions claim's prediction for the versions compared: the same
+// whole-array patterns, unless they straddle 2.6 (plain $push) or 7.1 ($addToSet).
+function versionsPrediction(versions) {
+  const sides = versions.map(addToSetSide);
+  const pushSides = versions.map(pushPredictedWhole);
+  const differ = [];
+  if (sides.every((x) => x) && new Set(sides).size > 1) {
+    differ.push(`$addToSet: whole before 7.1, the appended elements from 7.1 (SERVER-72941): ${versions.map((v, i) => `${v} ${sides[i]}`).join(', ')}`);
+  }
+  if (new Set(pushSides).size > 1) differ.push('a plain $push: whole before 2.6, positional from 2.6');
+  return {
+    predicted: differ.length === 0,
+    expected: differ.length
+      ? `different patterns logged whole: ${differ.join('; ')}`
+      : 'the same whole-array patterns on every version compared ($slice/$sort/$position, $pull, $pop; $addToSet on the same side of 7.1)',
+  };
 }
 
 const na = (id, version, observed, why, points = 0) => ({ id, version, observed, result: 'NOT_APPLICABLE', why, evidence: { points } });
@@ -117,7 +148,7 @@ function versionsClaim(kindsByVersion) {
   const whole = (v) => common.filter((n) => kindsByVersion[v][n] === 'linear').sort();
   const first = whole(versions[0]).join(',');
   return judge(NEEDS.versions, { points: versions.length }, {
-    id: 'versions', version: 'all',
+    id: 'versions', version: 'all', ...versionsPrediction(versions),
     observed: versions.map((v) => `${v}: ${whole(v).join(', ') || 'none'}`).join('; '),
     result: versions.every((v) => whole(v).join(',') === first) ? 'REPRODUCED' : 'NOT_REPRODUCED',
   });
@@ -145,4 +176,4 @@ function check(results) {
   });
 }
 
-module.exports = { claims, check, FIX_RATIO, MIN_LENGTHS };
+module.exports = { claims, check, FIX_RATIO, MIN_LENGTHS, addToSetSide };
