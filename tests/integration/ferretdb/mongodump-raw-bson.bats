@@ -10,9 +10,10 @@ setup_file() {
   load ../../bats/test_helper
   export REPORT="${BATS_FILE_TMPDIR}/report"
   export DB=dbalab_mongodump-raw-bson
-  # One run for the whole file: it takes about a minute.
+  # One run for the whole file: it takes about a minute. Two repeats: the
+  # checker judges a ratio only on two clean runs of each method (its needs).
   "${DBA_LAB_ROOT}/playbooks/mongodump-raw-bson.sh" --uri "$DBA_LAB_TEST_URI" --yes \
-    --shape both --docs 500 --nested-docs 2 --collections 2 --repeats 1 \
+    --shape both --docs 500 --nested-docs 2 --collections 2 --repeats 2 \
     --restore-workers 2 --restore-parallel 1 --report-dir "$REPORT" \
     >"${BATS_FILE_TMPDIR}/out" 2>&1 || echo "exit $?" >>"${BATS_FILE_TMPDIR}/out"
 }
@@ -42,9 +43,9 @@ METHODS=(mongodump-dir mongodump-archive driver-raw driver-decoded mongosh-toArr
   assert_output "$expected"
 }
 
-@test "every method ran cleanly: status ok, one run, a positive wall time" {
+@test "every method ran cleanly: status ok, two runs, a positive wall time" {
   run jq -r '.tables.timing as $t | $t.rows[] | [$t.columns, .values] | transpose | map({(.[0]): .[1]}) | add
-    | select(.status != "ok" or .runs != 1 or (.wall_s | type) != "number" or .wall_s <= 0) | "\(.shape) \(.method) \(.status)"' "$RESULTS"
+    | select(.status != "ok" or .runs != 2 or (.wall_s | type) != "number" or .wall_s <= 0) | "\(.shape) \(.method) \(.status)"' "$RESULTS"
   assert_success
   assert_output ''
 }
