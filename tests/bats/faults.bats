@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# Failpoints (TEST-ONLY switch in playbooks/lib/run.sh, tests/faults/README.md):
+# DBA_LAB_FAILPOINT_RECORD=FILE numbers the external commands of a run and
+# DBA_LAB_FAILPOINT=N interrupts the run just before command N, as a Ctrl-C.
+# The switch itself on the demo playbook (no server), then a sample of the
+# walk (tests/faults/walk.sh, npm run test:faults) on the mlaunch lane's
+# stand-in servers (TEST FIXTURES ONLY): each interrupted run exits 130 with a
+# report saying interrupted, leaves no process under its folder, deletes its
+# data folder and nothing beside it.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+  load test_helper
+  load playbook_helper
+  REPORT="${BATS_TEST_TMPDIR}/report"
+  RECORD="${BATS_TEST_TMPDIR}/record"
+  export TMPDIR="${BATS_TEST_TMPDIR}/tmp"
+  mkdir -p "$TMPDIR"
+  unset DBA_LAB_FAILPOINT DBA_LAB_FAILPOINT_RECORD
+}
+
+teardown() {
+  # A failed walk run must not leave stand-ins for the next test.
+  local pids=()
+  mapfile -t pids < <(pgrep -f -- "${BATS_TEST_TMPDIR}/.*labs/" || true)
+  ((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
+}
+
+# The demo playbook with SIGINT at its default disposition (a background job
+# of a non-interactive shell inherits it ignored, and bash cannot trap it then).
+demo() {
+  run python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$DEMO" --report-dir "$REPORT" "$@"
+}
+
+report_status() {
+  jq -r .status "${REPORT}/results.json"
+}
+
+@test "failpoint record: every command a run starts, numbered, with its stage" {
+  DBA_LAB_FAILPOINT_RECORD=$RECORD demo --topology none --sleep 1
+  assert_success
+  run cut -f 1,2 "$RECORD"
+  assert_success
+  assert_output "$(printf '1\trun\n2\treport\n3\treport')"
+  run cut -f 3 "$RECORD"
+  assert_success
+  assert_line --index 0 'sleep 1'
+  assert_line --index 1 --regexp '^node .*/js/check\.js '
+  assert_line --index 2 --regexp '^node .*/js/report/cli\.js '
+}
+
+@test "failpoint: DBA_LAB_FAILPOINT alone (no record file) never fires" {
+  DBA_LAB_FAILPOINT=1 demo --topology none --sleep 1
+  assert_success
+  run report_status
+  assert_success
+  assert_output 'done'
+}
+
+@test "failpoint: an N that is not a positive number never fires" {
+  local n
+  for n in 0 1x ' 1' -1; do
+    rm -rf "$REPORT" "$RECORD"
+    DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=$n demo --topology none --sleep 1
+    assert_success
+    run wc -l <"$RECORD"
+    assert_success
+    assert_output 3
+  done
+}
+
+@test "failpoint N: SIGINT just before command N, which never starts: exit 130, report interrupted" {
+  local t0=$SECONDS
+  DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=1 demo --topology none --sleep 120
+  assert_failure 130
+  assert_line --partial 'interrupted by SIGINT during run'
+  # The 120 s sleep was command 1: it never ran.
+  (( SECONDS - t0 < 60 ))
+  run report_status
+  assert_success
+  assert_output interrupted
+}
