@@ -83,3 +83,16 @@ report_status() {
   assert_success
   assert_output interrupted
 }
+
+@test "Ctrl-C while the final report is rendered: the report says interrupted, not done" {
+  DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=2 demo --topology none
+  assert_failure 130
+  run cut -f 3 "$RECORD"
+  assert_success
+  assert_line --index 1 --regexp '^node .*/js/report/cli\.js '
+  run report_status
+  assert_success
+  assert_output interrupted
+  run grep -F 'status **interrupted**' "${REPORT}/report.md"
+  assert_success
+}
