@@ -100,6 +100,11 @@ pb::_on_exit() {
   if ((code != 0 && code != 2)) && [[ -z "$PB_FAILURE" ]]; then
     PB_FAILURE="exit ${rc}${PB_CURRENT_STAGE:+ in stage ${PB_CURRENT_STAGE}}"
   fi
+  # Interrupted before the report folder was made (preflight): the report
+  # still says so, unless --report-dir names a folder that holds files.
+  if ((code >= 128)) && [[ -z "${PB_REPORT_READY:-}" ]] && pb::report_dir_unused; then
+    pb::_report_init
+  fi
   if ((code != 0 && code != 2 && code != 3)) && [[ -n "${PB_REPORT_READY:-}" ]] && ((!PB_REPORT_WRITTEN)); then
     if ((code >= 128)); then status=interrupted; else status=failed; fi
     pb::report_write "$status" || pb::warn "could not write the partial report"

@@ -383,3 +383,7 @@ pb::report_write() {
   pb::info "report: ${dir}/report.html"
 }
 
+# True when the report folder is free to fill: absent, or empty.
+pb::report_dir_unused() {
+  [[ ! -e "$PB_REPORT_DIR" ]] || [[ -d "$PB_REPORT_DIR" && -z "$(ls -A "$PB_REPORT_DIR" 2>/dev/null)" ]]
+}

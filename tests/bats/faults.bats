@@ -96,3 +96,26 @@ report_status() {
   run grep -F 'status **interrupted**' "${REPORT}/report.md"
   assert_success
 }
+
+@test "Ctrl-C in preflight, before the report folder exists, still leaves a report saying interrupted" {
+  DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=1 demo --topology single --binarypath "$FAKE_BIN"
+  assert_failure 130
+  run cut -f 2,3 "$RECORD"
+  assert_success
+  assert_line --index 0 "$(printf 'preflight\t%s/mongod --version' "$FAKE_BIN")"
+  run report_status
+  assert_success
+  assert_output interrupted
+  run grep -F 'status **interrupted**' "${REPORT}/report.md"
+  assert_success
+}
+
+@test "Ctrl-C in preflight writes no report into a --report-dir that already holds files" {
+  mkdir -p "$REPORT"
+  printf 'mine\n' >"${REPORT}/notes.txt"
+  DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=1 demo --topology single --binarypath "$FAKE_BIN"
+  assert_failure 130
+  run ls -A "$REPORT"
+  assert_success
+  assert_output notes.txt
+}
