@@ -119,3 +119,55 @@ report_status() {
   assert_success
   assert_output notes.txt
 }
+
+# --- a sample of the walk (the whole walk: npm run test:faults) ----------
+
+load_walk() {
+  # shellcheck source=tests/faults/walk.bash
+  source "${DBA_LAB_ROOT}/tests/faults/walk.bash"
+}
+
+# walk_at CASE PATTERN: the run of CASE interrupted before the first command
+# whose "WHERE<TAB>command" matches the ERE PATTERN in the uninterrupted run's
+# record, checked as the walk checks it. The uninterrupted run (itself
+# checked) is made once per file and case.
+walk_at() {
+  local case="$1" pattern="$2" rec="${BATS_FILE_TMPDIR}/record-$1" n
+  load_walk
+  if [[ ! -f "${rec}/natural" ]]; then
+    rm -rf "$rec"
+    faults::record "$case" "$rec"
+    run faults::check "$rec" "$FAULTS_RC" "$FAULTS_STATUS"
+    assert_success
+    printf '%s %s %s\n' "$FAULTS_RC" "$FAULTS_STATUS" "$FAULTS_COUNT" >"${rec}/natural"
+  fi
+  read -r WALK_RC WALK_STATUS WALK_COUNT <"${rec}/natural"
+  n=$(awk -F'\t' -v p="$pattern" '($2 "\t" $3) ~ p {print $1; exit}' "${rec}/record")
+  [[ -n "$n" ]] || { printf 'no command matches %s in:\n' "$pattern" >&2; cat "${rec}/record" >&2; return 1; }
+  printf '# %s: N=%s of %s\n' "$case" "$n" "$WALK_COUNT" >&3
+  faults::run "$case" "${BATS_TEST_TMPDIR}/n${n}" "$n"
+  faults::expect "${BATS_TEST_TMPDIR}/n${n}" "$n" "$WALK_RC" "$WALK_STATUS"
+  WALK_WHERE=$FAULTS_WHERE
+  run faults::check "${BATS_TEST_TMPDIR}/n${n}" "$FAULTS_WANT_RC" "$FAULTS_WANT_STATUS"
+  assert_success
+}
+
+@test "walk sample: sharded routing-refresh, Ctrl-C just before mlaunch init: exit 130, interrupted, nothing left" {
+  walk_at routing-refresh $'^launch\tmlaunch init '
+  assert_equal "$WALK_WHERE" launch
+}
+
+@test "walk sample: sharded routing-refresh, Ctrl-C in the cleanup after its failure, before mlaunch stop: forced, nothing left" {
+  walk_at routing-refresh $'^cleanup\tmlaunch stop '
+  assert_equal "$WALK_WHERE" cleanup
+}
+
+@test "walk sample: two versions, Ctrl-C just before the first version's cluster is stopped for the next: interrupted, nothing left" {
+  walk_at lane-lab-two-versions $'^analyze\tmlaunch stop '
+  assert_equal "$WALK_WHERE" analyze
+}
+
+@test "walk sample: two versions, Ctrl-C just before the second version's launch: interrupted, nothing left" {
+  walk_at lane-lab-two-versions $'^launch\tmlaunch init .*/8\\.0\\.4 '
+  assert_equal "$WALK_WHERE" launch
+}
