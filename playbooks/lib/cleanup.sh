@@ -82,6 +82,10 @@ pb::_on_exit() {
   local rc=$? code status
   ((PB_CLEANING)) && return 0
   PB_CLEANING=1
+  # A Ctrl-C that lands in `IFS=X read` (waiting on a command's output) runs
+  # this handler with IFS still X: pb::dir_pids then split nothing, found none
+  # of the run's servers and the folder was deleted under them.
+  IFS=$' \t\n'
   set +e
   trap - ERR
   # 2 and 3 only when the framework said so: a tool exiting 2 or 3 is a failure.

@@ -20,9 +20,22 @@ setup() {
   unset DBA_LAB_FAILPOINT DBA_LAB_FAILPOINT_RECORD
 }
 
+# The processes under PID, children first.
+descendants() {
+  local child
+  for child in $(pgrep -P "$1"); do
+    descendants "$child"
+    printf '%s\n' "$child"
+  done
+}
+
 teardown() {
-  # A failed walk run must not leave stand-ins for the next test.
+  # A failed walk run must not leave stand-ins for the next test, nor the IFS lab its reader.
   local pids=()
+  if [[ -n "${LAB_PID:-}" ]]; then
+    mapfile -t pids < <(descendants "$LAB_PID")
+    kill "$LAB_PID" "${pids[@]}" 2>/dev/null || true
+  fi
   mapfile -t pids < <(pgrep -f -- "${BATS_TEST_TMPDIR}/.*labs/" || true)
   ((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
 }
@@ -120,6 +133,53 @@ report_status() {
   assert_output notes.txt
 }
 
+# A playbook whose run stage reads a slow command's output with IFS set for
+# read, as playbooks do (IFS=$'\t' read ... < <(...)), and whose cleanup
+# splits words as pb::dir_pids does.
+ifs_lab() {
+  local script="${BATS_TEST_TMPDIR}/ifs-lab.sh"
+  cat >"$script" <<SCRIPT
+#!/usr/bin/env bash
+set -euo pipefail
+source "${DBA_LAB_ROOT}/playbooks/lib/playbook.sh"
+PB_NAME=ifs-lab
+PB_TITLE="IFS lab (test fixture)"
+PB_TOPOLOGY=none
+split_words() { local a b; read -r a b <<<"first second"; printf 'cleanup split: [%s]\\n' "\$b" >>"${BATS_TEST_TMPDIR}/split"; }
+stage_launch() { pb::on_exit "split words" split_words; }
+stage_run() { local line; while IFS=\$'\\t' read -r line; do :; done < <(sleep ${NAP}); }
+pb::main "\$@"
+SCRIPT
+  chmod +x "$script"
+  python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$script" --report-dir "$REPORT" >"${BATS_TEST_TMPDIR}/out" 2>&1 &
+  LAB_PID=$!
+}
+
+@test "Ctrl-C while a stage waits in an IFS=... read: the cleanup still splits words on blanks" {
+  local reader='' _
+  NAP=$((3000 + RANDOM % 5000))
+  ifs_lab
+  for _ in $(seq 300); do
+    reader=$(descendants "$LAB_PID" | xargs -r ps -o pid=,args= -p | awk -v a="sleep ${NAP}" '{p = $1; $1 = ""; if (substr($0, 2) == a) print p}')
+    [[ -n "$reader" ]] && break
+    sleep 0.1
+  done
+  [[ -n "$reader" ]]
+  sleep 0.5
+  kill -INT "$LAB_PID"
+  # shellcheck disable=SC2034 # read by wait_background
+  BG_PID=$LAB_PID
+  wait_background 60
+  # The reader's sleep shares the playbook's process group: Ctrl-C would stop it too.
+  kill "$reader" 2>/dev/null || true
+  assert_equal "$BG_STATUS" 130
+  run cat "${BATS_TEST_TMPDIR}/split"
+  assert_success
+  assert_output 'cleanup split: [second]'
+}
+
 # --- a sample of the walk (the whole walk: npm run test:faults) ----------
 
 load_walk() {
@@ -160,6 +220,11 @@ walk_at() {
 @test "walk sample: sharded routing-refresh, Ctrl-C in the cleanup after its failure, before mlaunch stop: forced, nothing left" {
   walk_at routing-refresh $'^cleanup\tmlaunch stop '
   assert_equal "$WALK_WHERE" cleanup
+}
+
+@test "walk sample: two versions, Ctrl-C while a stage reads the process list (IFS=tab read): the cluster is stopped, not left under a deleted folder" {
+  walk_at lane-lab-two-versions $'^prepare\tmlaunch list '
+  assert_equal "$WALK_WHERE" prepare
 }
 
 @test "walk sample: two versions, Ctrl-C just before the first version's cluster is stopped for the next: interrupted, nothing left" {
