@@ -240,7 +240,7 @@ os.waitpid(pid, 0)' "$exe" "$1" &
   ZOMBIE_PARENT=$!
   local _
   for _ in $(seq 50); do
-    ps -eo stat=,comm= | grep -q '^Z.* mongod$' && return 0
+    pgrep -r Z -x mongod >/dev/null && return 0
     sleep 0.1
   done
   return 1
