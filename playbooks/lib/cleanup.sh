@@ -82,6 +82,10 @@ pb::_on_exit() {
   local rc=$? code status
   ((PB_CLEANING)) && return 0
   PB_CLEANING=1
+  # A Ctrl-C that lands in `IFS=X read` (waiting on a command's output) runs
+  # this handler with IFS still X: pb::dir_pids then split nothing, found none
+  # of the run's servers and the folder was deleted under them.
+  IFS=$' \t\n'
   set +e
   trap - ERR
   # 2 and 3 only when the framework said so: a tool exiting 2 or 3 is a failure.
@@ -99,6 +103,11 @@ pb::_on_exit() {
   fi
   if ((code != 0 && code != 2)) && [[ -z "$PB_FAILURE" ]]; then
     PB_FAILURE="exit ${rc}${PB_CURRENT_STAGE:+ in stage ${PB_CURRENT_STAGE}}"
+  fi
+  # Interrupted before the report folder was made (preflight): the report
+  # still says so, unless --report-dir names a folder that holds files.
+  if ((code >= 128)) && [[ -z "${PB_REPORT_READY:-}" ]] && pb::report_dir_unused; then
+    pb::_report_init
   fi
   if ((code != 0 && code != 2 && code != 3)) && [[ -n "${PB_REPORT_READY:-}" ]] && ((!PB_REPORT_WRITTEN)); then
     if ((code >= 128)); then status=interrupted; else status=failed; fi

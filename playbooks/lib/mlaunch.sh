@@ -182,12 +182,22 @@ pb::release_dir() {
 # launch (and in --dry-run) the layout mlaunch will create is listed, with pid
 # "-" and status "planned".
 pb::cluster_processes() {
-  local dir="$1" out=''
+  local dir="$1" out='' tries=0 seen=0
   if [[ ! -f "${dir}/.mlaunch_startup" ]]; then
     pb::_planned_processes "$dir"
     return 0
   fi
-  pb::capture --read-only out mlaunch list --json --dir "$dir" || return 1
+  # mlaunch 1.7.2 reads the command line of every process named mongod or
+  # mongos on the machine (_get_processes) and dies when one has just exited
+  # (psutil.ZombieProcess or NoSuchProcess, uncaught): any mongod ending
+  # anywhere at that moment. That failure passes; it is retried.
+  while true; do
+    [[ -f "$PB_LOG" ]] && seen=$(wc -l <"$PB_LOG")
+    pb::capture --read-only out mlaunch list --json --dir "$dir" && break
+    tries=$((tries + 1))
+    ((tries < 5)) && grep -Eq '^psutil\.(ZombieProcess|NoSuchProcess)' < <(tail -n +"$((seen + 1))" "$PB_LOG" 2>/dev/null) || return 1
+    sleep 1
+  done
   pb::_processes_from_startup "${dir}/.mlaunch_startup" "$(pb::_mlaunch_json <<<"$out")"
 }
 

@@ -390,11 +390,11 @@ pb::_write_csvs() {
 # pb::report_write STATUS: results.json, CSVs and logs/ into $PB_REPORT_DIR,
 # then report.md, report.html and the charts (js/report, also what
 # playbooks/report runs), and reports/index.html when the folder is under the
-# checkout's reports/. STATUS: done or failed.
+# checkout's reports/. STATUS: done, failed or interrupted.
 pb::report_write() {
   local status="$1" dir="$PB_REPORT_DIR" results index=()
-  PB_REPORT_WRITTEN=1
   if ((PB_DRY_RUN)); then
+    PB_REPORT_WRITTEN=1
     pb::info "report: would be written to ${dir}"
     return 0
   fi
@@ -411,8 +411,17 @@ pb::report_write() {
   fi
   # A renderer failure leaves results.json and the CSVs: playbooks/report redoes the rest.
   if ! pb::run --quiet node "${PB_LIB}/js/report/cli.js" "${index[@]}" "$dir"; then
+    PB_REPORT_WRITTEN=1
     pb::warn "report: report.md and report.html not written (see run.log); results.json is; retry with playbooks/report ${dir}"
     return 0
   fi
+  # Only now: a Ctrl-C before this point leaves it to the exit handler, which
+  # writes the report again as interrupted (results.json already said done).
+  PB_REPORT_WRITTEN=1
   pb::info "report: ${dir}/report.html"
+}
+
+# True when the report folder is free to fill: absent, or empty.
+pb::report_dir_unused() {
+  [[ ! -e "$PB_REPORT_DIR" ]] || [[ -d "$PB_REPORT_DIR" && -z "$(ls -A "$PB_REPORT_DIR" 2>/dev/null)" ]]
 }

@@ -108,6 +108,44 @@ pb::_show_failure_tail() {
   fi
 }
 
+# Failpoints: TEST-ONLY (tests/faults/README.md), never for a lab run.
+# DBA_LAB_FAILPOINT_RECORD=FILE appends one line per external command the run
+# starts, "N<TAB>WHERE<TAB>command" (WHERE: the stage, or "cleanup" once the
+# exit handler runs), numbered across the whole run, subshells included (hence
+# a file, not a variable): what the walk counts and names each N by.
+# With DBA_LAB_FAILPOINT=N as well (a positive number), the playbook gets
+# SIGINT just before its Nth command, as a Ctrl-C would deliver it. Either
+# variable alone, or an N that is not a number, does nothing.
+pb::_failpoint() {
+  local record="${DBA_LAB_FAILPOINT_RECORD:-}" at="${DBA_LAB_FAILPOINT:-}" n=1 where line
+  [[ -n "$record" ]] || return 0
+  if [[ -f "$record" ]]; then n=$(($(wc -l <"$record") + 1)); fi
+  where=${PB_CURRENT_STAGE:--}
+  if ((${PB_CLEANING:-0})); then where=cleanup; fi
+  line=$(pb::redact "$(pb::quote "$@")")
+  printf '%d\t%s\t%s\n' "$n" "$where" "${line//$'\n'/\\n}" >>"$record"
+  if [[ "$at" =~ ^[1-9][0-9]{0,8}$ ]] && ((n == at)); then
+    pb::_failpoint_sigint
+  fi
+}
+
+# A Ctrl-C reaches the playbook's shell and every subshell of it on the way to
+# this one (they share its process group; commands run in groups of their
+# own). Signalled top down: the shell's trap runs once its child is gone. A
+# subshell that ignores SIGINT (process substitution) does not start the command either.
+pb::_failpoint_sigint() {
+  local pid=$BASHPID chain=() i
+  while [[ "$pid" != "$$" && "$pid" =~ ^[0-9]+$ && "$pid" -gt 1 ]]; do
+    chain+=("$pid")
+    pid=$(ps -o ppid= -p "$pid" | tr -d ' ')
+  done
+  kill -INT "$$"
+  for ((i = ${#chain[@]} - 1; i >= 0; i--)); do
+    kill -INT "${chain[i]}" 2>/dev/null || true
+  done
+  if [[ "$BASHPID" != "$$" ]]; then exit 130; fi
+}
+
 # pb::run [--read-only] [--progress LABEL [--timeout SECONDS]] [--quiet] COMMAND [ARG...]
 #   --read-only      it changes nothing: run it with --dry-run too
 #   --progress LABEL long step: output goes to the run log, a ticker shows time
@@ -134,6 +172,7 @@ pb::run() {
   if ((PB_DRY_RUN && !read_only)); then
     return 0
   fi
+  pb::_failpoint "$@"
   pb::_spawn "$mode" "$@"
   pb::_wait_child "$progress" "$limit" || rc=$?
   pb::_note_status "$rc" "$@"
@@ -167,6 +206,7 @@ pb::capture() {
     printf -v "$_pbc_var" '%s' "$_pbc_dry"
     return 0
   fi
+  pb::_failpoint "$@"
   _pbc_out=$(pb::tempfile capture)
   pb::_spawn "FILE:${_pbc_out}" "$@"
   pb::_wait_child "$_pbc_progress" || _pbc_rc=$?
@@ -222,6 +262,7 @@ pb::run_foreground() {
   if ((PB_DRY_RUN)); then
     return 0
   fi
+  pb::_failpoint "$@"
   "$@"
 }
 

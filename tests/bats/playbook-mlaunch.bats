@@ -334,3 +334,36 @@ s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.s
   assert_success
   assert_output 'mongodb://localhost:30007/?replicaSet=configRepl'
 }
+
+# A process named mongod that has exited but is not reaped for SECONDS: mlaunch
+# 1.7.2 reads the command line of every mongod on the machine
+# (_get_processes), and psutil raises ZombieProcess for this one.
+zombie_mongod_for() {
+  local exe="${BATS_TEST_TMPDIR}/zombie/mongod"
+  mkdir -p "${exe%/*}"
+  cp "$(type -P true)" "$exe"
+  python3 -c 'import os, sys, time
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1]])
+time.sleep(float(sys.argv[2]))
+os.waitpid(pid, 0)' "$exe" "$1" &
+  ZOMBIE_PARENT=$!
+  local _
+  for _ in $(seq 50); do
+    pgrep -r Z -x mongod >/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+@test "a mongod exiting elsewhere on the machine while mlaunch lists (psutil.ZombieProcess) does not fail the list" {
+  local dir="${BATS_TEST_TMPDIR}/cluster"
+  mkdir -p "$dir"
+  cp "${REC}/replset-mlaunch_startup.json" "${dir}/.mlaunch_startup"
+  zombie_mongod_for 2
+  run pb::cluster_processes "$dir"
+  wait "$ZOMBIE_PARENT"
+  assert_success
+  assert_line --regexp $'^replset member\t31100\t-\tdown\t'
+}

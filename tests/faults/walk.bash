@@ -1,0 +1,212 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # FAULTS_* globals are the answers walk.sh and faults.bats read
+# The failpoint walk (tests/faults/README.md): runs a playbook on the mlaunch
+# lane's stand-in servers (TEST FIXTURES ONLY) with DBA_LAB_FAILPOINT=N, so it
+# gets SIGINT just before its Nth external command, and checks what a Ctrl-C
+# there must leave. Sourced by tests/faults/walk.sh (every N) and by
+# tests/bats/faults.bats (a sample); needs DBA_LAB_ROOT and the project's tools
+# on PATH (setup/env.sh).
+
+FAULTS_LANE="${DBA_LAB_ROOT}/tests/fixtures/mlaunch-lane"
+# The stand-ins stop 1-2 s after SIGTERM and a sharded launch starts five of
+# them: a run that is not over after this long hangs.
+FAULTS_RUN_LIMIT=${FAULTS_RUN_LIMIT:-240}
+
+# Each case: a playbook run the lane can carry (one topology each), and a run
+# of two versions, so the teardown between versions is walked too.
+FAULTS_CASES=(
+  array-push-oplog
+  capped-pubsub
+  change-stream-resume
+  mongodump-raw-bson
+  routing-refresh
+  lane-lab-two-versions
+)
+
+# faults::command CASE WORK: FAULTS_CMD = the playbook and its options, without
+# --dir, --port and --report-dir (faults::run adds them). WORK holds what the
+# case needs beside (m's prefix for the two-version case).
+faults::command() {
+  local case="$1" work="$2" lane_bin="${FAULTS_LANE}/bin"
+  case "$case" in
+    array-push-oplog | capped-pubsub | change-stream-resume)
+      FAULTS_CMD=("${DBA_LAB_ROOT}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny) ;;
+    mongodump-raw-bson)
+      FAULTS_CMD=("${DBA_LAB_ROOT}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny) ;;
+    routing-refresh)
+      FAULTS_CMD=("${DBA_LAB_ROOT}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny
+        --shards 2 --nodes 1 --config-servers 1 --mongos 1) ;;
+    lane-lab-two-versions)
+      faults::m_versions "${work}/m" 7.0.12 8.0.4
+      FAULTS_CMD=("${FAULTS_LANE}/lane-lab.sh" --mongodb-version "7.0.12,8.0.4" --topology replset --nodes 2) ;;
+    *) printf 'faults: unknown case %s\n' "$case" >&2; return 1 ;;
+  esac
+}
+
+# faults::m_versions PREFIX VERSION...: an m prefix (M_PREFIX) where each
+# VERSION is "installed" as stand-ins claiming that version, so the real m
+# resolves them (`m bin X.Y.Z` only looks for the files).
+faults::m_versions() {
+  local prefix="$1" v bin name
+  shift
+  for v in "$@"; do
+    bin="${prefix}/m/versions/${v}/bin"
+    mkdir -p "$bin"
+    for name in mongod mongos; do
+      printf '#!/usr/bin/env bash\n# TEST FIXTURE ONLY: the lane'"'"'s stand-in claiming %s.\nSTANDIN_VERSION=%s exec %q "$@"\n' \
+        "$v" "$v" "${FAULTS_LANE}/bin/${name}" >"${bin}/${name}"
+      chmod +x "${bin}/${name}"
+    done
+  done
+}
+
+# faults::free_port: a first port with the ten after it free (sharded runs use five).
+faults::free_port() {
+  python3 - <<'PY'
+import random, socket
+for _ in range(200):
+    base = random.randrange(30000, 45000, 10)
+    socks = []
+    try:
+        for p in range(base, base + 10):
+            s = socket.socket()
+            s.bind(('127.0.0.1', p))
+            socks.append(s)
+    except OSError:
+        continue
+    finally:
+        for s in socks:
+            s.close()
+    print(base)
+    break
+PY
+}
+
+# faults::run CASE RUNDIR [N]: one run of CASE in RUNDIR (created; it must not
+# exist), interrupted before its Nth command when N is given. RUNDIR gets:
+#   labs/keep/file, labs/notes.txt  what the user owns beside the run's folder
+#   labs/run                        the run's --dir (the run creates it)
+#   report/                         its --report-dir
+#   record                          its commands (DBA_LAB_FAILPOINT_RECORD)
+#   tmp/                            its TMPDIR (the run's own temporary folder)
+#   out                             what it printed
+# FAULTS_RC = its exit status (124 when it was still running after
+# FAULTS_RUN_LIMIT seconds: it is then killed, with what it started).
+faults::run() {
+  local case="$1" dir="$2" n="${3:-}" port pid _
+  mkdir -p "${dir}/labs/keep" "${dir}/tmp" "${dir}/home" "${dir}/pathbin"
+  printf 'the user'"'"'s\n' >"${dir}/labs/keep/file"
+  printf 'mine\n' >"${dir}/labs/notes.txt"
+  # A mongod on PATH, as on a laptop (m's, brew's): mlaunch runs it for every subcommand.
+  cp "${DBA_LAB_ROOT}/tests/fixtures/fake-server/bin/mongod" "${dir}/pathbin/mongod"
+  faults::command "$case" "$dir" || return 1
+  port=$(faults::free_port)
+  # SIGINT at its default disposition: a background job of a non-interactive
+  # shell inherits it ignored, and bash cannot trap a signal ignored on entry.
+  (
+    export HOME="${dir}/home" TMPDIR="${dir}/tmp" PATH="${dir}/pathbin:${PATH}" M_PREFIX="${dir}/m"
+    export DBA_LAB_FAILPOINT_RECORD="${dir}/record"
+    if [[ -n "$n" ]]; then export DBA_LAB_FAILPOINT="$n"; else unset DBA_LAB_FAILPOINT; fi
+    exec python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "${FAULTS_CMD[@]}" --dir "${dir}/labs/run" --port "$port" \
+      --report-dir "${dir}/report" --yes
+  ) >"${dir}/out" 2>&1 </dev/null &
+  pid=$!
+  FAULTS_RC=0
+  for _ in $(seq $((FAULTS_RUN_LIMIT * 10))); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    FAULTS_RC=124
+    faults::kill_leftovers "$dir"
+    return 0
+  fi
+  wait "$pid" || FAULTS_RC=$?
+}
+
+# The names in DIR, on one line.
+faults::names() {
+  local f
+  for f in "$1"/* "$1"/.[!.]*; do
+    [[ -e "$f" ]] && printf '%s ' "${f##*/}"
+  done
+  return 0
+}
+
+# Processes whose command line names the run's labs folder (stand-ins by
+# --dbpath/--logpath, mlaunch by --dir), one "pid args" per line.
+faults::leftovers() {
+  pgrep -af -- "${1}/labs/" || true
+}
+
+# After a failed check: what the run left behind goes, by pid.
+faults::kill_leftovers() {
+  local pids=()
+  mapfile -t pids < <(pgrep -f -- "${1}/labs/" || true)
+  ((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
+}
+
+# faults::record CASE RUNDIR: the uninterrupted run. FAULTS_RC, FAULTS_STATUS
+# (results.json) and FAULTS_COUNT (its commands, RUNDIR/record).
+faults::record() {
+  local case="$1" dir="$2"
+  faults::run "$case" "$dir" || return 1
+  FAULTS_STATUS=$(jq -r '.status' "${dir}/report/results.json" 2>/dev/null || printf 'none')
+  FAULTS_COUNT=$(wc -l <"${dir}/record" 2>/dev/null | tr -d ' ' || printf 0)
+}
+
+# faults::expect RUNDIR N NATURAL_RC NATURAL_STATUS: FAULTS_WANT_RC and
+# FAULTS_WANT_STATUS for the run interrupted before command N, from where
+# that run's own record says command N came (counts can differ from the
+# uninterrupted run's: waiting for a primary asks as often as it takes).
+#   before the run's end      SIGINT: exit 130, report status interrupted
+#   in the exit handler       a signal during the cleanup forces it (SIGKILL
+#                             instead of waiting); the outcome stays the
+#                             run's own (exit and status of the uninterrupted run)
+#   never reached             the run's own outcome (FAULTS_WHERE=unreached)
+faults::expect() {
+  local dir="$1" n="$2"
+  FAULTS_WHERE=$(awk -F'\t' -v n="$n" '$1 == n {print $2; exit}' "${dir}/record" 2>/dev/null)
+  FAULTS_WHERE=${FAULTS_WHERE:-unreached}
+  FAULTS_WHAT=$(awk -F'\t' -v n="$n" '$1 == n {print $3; exit}' "${dir}/record" 2>/dev/null)
+  case "$FAULTS_WHERE" in
+    cleanup | unreached) FAULTS_WANT_RC=$3 FAULTS_WANT_STATUS=$4 ;;
+    *) FAULTS_WANT_RC=130 FAULTS_WANT_STATUS=interrupted ;;
+  esac
+}
+
+# faults::check RUNDIR WANT_RC WANT_STATUS: one line per broken rule on
+# stdout; fails when there is any.
+faults::check() {
+  local dir="$1" want_rc="$2" want_status="$3" problems=() status left
+  if [[ "$FAULTS_RC" != "$want_rc" ]]; then
+    problems+=("exit ${FAULTS_RC}, expected ${want_rc}$( ((FAULTS_RC == 124)) && printf ' (still running after %s s: killed)' "$FAULTS_RUN_LIMIT")")
+  fi
+  left=$(faults::leftovers "$dir")
+  if [[ -n "$left" ]]; then
+    problems+=("processes left under the run's folder$([[ -e "${dir}/labs/run" ]] || printf ' (which was deleted under them)'): ${left//$'\n'/; }")
+    faults::kill_leftovers "$dir"
+  fi
+  if [[ "$(cat "${dir}/labs/keep/file" 2>/dev/null)" != "the user's" || ! -f "${dir}/labs/notes.txt" ]]; then
+    problems+=("something beside the run's folder was deleted: labs holds $(faults::names "${dir}/labs")")
+  fi
+  if [[ -e "${dir}/labs/run" ]]; then
+    problems+=("the run's data folder is still there: $(find "${dir}/labs/run" -maxdepth 2 2>/dev/null | sed "s#${dir}/labs/##" | tr '\n' ' ')")
+  fi
+  if [[ -n "$(faults::names "${dir}/tmp")" ]]; then
+    problems+=("the run's temporary files are still there: $(faults::names "${dir}/tmp")")
+  fi
+  status=$(jq -r '.status' "${dir}/report/results.json" 2>/dev/null || printf 'none')
+  if [[ "$status" != "$want_status" ]]; then
+    problems+=("report status ${status}, expected ${want_status}")
+  elif [[ ! -f "${dir}/report/report.md" ]] || ! grep -qF "status **${want_status}**" "${dir}/report/report.md"; then
+    problems+=("report.md missing or not saying status ${want_status}")
+  fi
+  ((${#problems[@]} == 0)) && return 0
+  printf '%s\n' "${problems[@]}"
+  return 1
+}
