@@ -10,6 +10,7 @@ const path = require('path');
 const { renderFolder } = require('../../playbooks/lib/js/report/render');
 const { writeIndex } = require('../../playbooks/lib/js/report/index-page');
 const { renderComparison } = require('../../playbooks/lib/js/report/compare');
+const { axisLabels } = require('./lib/svg-axis');
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'reports');
 const PLAYBOOKS = ['array-push-oplog', 'capped-pubsub', 'change-stream-resume', 'mongodump-raw-bson', 'routing-refresh'];
@@ -91,6 +92,18 @@ for (const p of PLAYBOOKS) {
     }
   });
 
+  test(`${p}: the first chart answers a claim and sits under the verdicts, before the first full table`, async () => {
+    const { out } = await rendered;
+    const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
+    const first = html.match(/<figure class="chart" id="chart-[^"]+" data-chart="([^"]+)">/);
+    const declared = out[p].results.charts.find((c) => c.name === first[1]);
+    const ids = out[p].results.verdicts.map((v) => v.id);
+    assert.ok(declared.answers.some((id) => ids.includes(id)), `${first[1]} answers one of ${ids.join(', ')}`);
+    assert.ok(html.indexOf('id="verdicts"') < first.index, 'after the verdicts');
+    assert.ok(first.index < html.indexOf('<section class="table"'), 'before the first full table');
+    assert.ok(first.index < html.indexOf('id="environment"'), 'before the environment');
+  });
+
   test(`${p}: every link points at a file of the folder, nothing outside it`, async () => {
     const { out } = await rendered;
     const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
@@ -169,11 +182,46 @@ test('a comparison page puts the runs, their verdicts and the same chart side by
   const a = await renderFolder(path.join(root, 'capped-pubsub'));
   fs.cpSync(path.join(root, 'capped-pubsub'), path.join(root, 'other'), { recursive: true });
   const b = await renderFolder(path.join(root, 'other'));
-  const html = renderComparison([a, b], root);
+  const html = await renderComparison([a, b], root);
   assert.equal((html.match(/<tr><td>\d<\/td>/g) || []).length, 2);
   const side = html.slice(html.indexOf('<h3>cpu-vs-subscribers</h3>'));
   assert.equal((side.slice(0, side.indexOf('</div>')).match(/<svg /g) || []).length, 2);
   for (const l of links(html)) assert.ok(fs.existsSync(path.join(root, l)), `${l} exists`);
+});
+
+test('a comparison page draws the charts of one quantity on one y scale', async () => {
+  const root = copyFixtures();
+  const a = await renderFolder(path.join(root, 'capped-pubsub'));
+  const other = path.join(root, 'other');
+  fs.cpSync(path.join(root, 'capped-pubsub'), other, { recursive: true });
+  const file = path.join(other, 'results.json');
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const i = r.tables.cpu.columns.indexOf('cpu_ms_per_msg');
+  for (const row of r.tables.cpu.rows) row.values[i] *= 10;
+  fs.writeFileSync(file, JSON.stringify(r));
+  const b = await renderFolder(other);
+  const html = await renderComparison([a, b], root);
+  const side = html.slice(html.indexOf('<h3>cpu-vs-subscribers</h3>'));
+  const [one, two] = side.slice(0, side.indexOf('</div>')).split('<svg ').slice(1).map((svg) => axisLabels(svg, 'left'));
+  assert.ok(one.length > 1);
+  assert.deepEqual(one, two);
+});
+
+test('mongodump-raw-bson: its charts name the methods on the x axis, in the order of the timing table', async () => {
+  const { out } = await rendered;
+  const t = out['mongodump-raw-bson'].results.tables.timing;
+  const methods = [...new Set(t.rows.map((row) => row.values[t.columns.indexOf('method')]))];
+  for (const c of out['mongodump-raw-bson'].charts) assert.deepEqual(axisLabels(c.svg, 'bottom'), methods, c.name);
+});
+
+test('mongodump-raw-bson: every series of its charts has a colour of its own', async () => {
+  const { out } = await rendered;
+  for (const c of out['mongodump-raw-bson'].charts) {
+    const series = new Set(c.spec.data.values.map((d) => d.series));
+    const legend = c.svg.slice(c.svg.indexOf('role-legend'));
+    const swatches = [...legend.matchAll(/role-legend-symbol[\s\S]*?fill="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
+    assert.equal(new Set(swatches).size, series.size, `${c.name}: ${swatches.join(' ')}`);
+  }
 });
 
 // A copy of the capped-pubsub example whose verdicts the checker gives today

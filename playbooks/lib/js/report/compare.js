@@ -4,6 +4,7 @@
 
 const path = require('path');
 const m = require('./model');
+const charts = require('./charts');
 const { esc, verdictBadge, predictionBadge, page } = require('./html');
 const { figure } = require('./render-html');
 
@@ -13,9 +14,33 @@ function runLabel(r) {
   return `${versions.join(', ') || 'no server'} on ${host}, ${r.started}`;
 }
 
+// Charts of the same quantity (y columns and unit) redrawn on one y scale, so
+// that side by side their heights compare: a Map from each rendered chart to
+// its redrawn self; charts with nothing to share with are left as they are.
+async function sharedYScales(rendered) {
+  const groups = new Map();
+  for (const x of rendered) {
+    for (const record of x.results.charts || []) {
+      const c = x.charts.find((d) => d.name === record.name);
+      if (!c || !c.svg) continue;
+      const key = charts.quantity(record);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push({ x, record, c });
+    }
+  }
+  const redrawn = new Map();
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const yDomain = charts.yExtent(members.map((g) => g.c.spec));
+    for (const g of members) redrawn.set(g.c, await charts.render(g.record, g.x.results, { yDomain }));
+  }
+  return redrawn;
+}
+
 // rendered: [{dir, results, charts}] from render.renderFolder; outDir: where
 // the page is written (its links are relative to it).
-function renderComparison(rendered, outDir) {
+async function renderComparison(rendered, outDir) {
+  const redrawn = await sharedYScales(rendered);
   const rel = (dir, file) => `${path.relative(outDir, dir).split(path.sep).join('/') || '.'}/${file}`;
   const playbooks = [...new Set(rendered.map((x) => x.results.playbook))];
   const out = [`<h1>Comparison: ${esc(playbooks.join(', '))}</h1>`];
@@ -41,12 +66,13 @@ function renderComparison(rendered, outDir) {
   const chartNames = [];
   for (const x of rendered) for (const c of x.charts) if (!chartNames.includes(c.name)) chartNames.push(c.name);
   if (chartNames.length) {
-    out.push('<section id="charts"><h2>Charts side by side</h2>');
+    out.push('<section id="charts"><h2>Charts side by side</h2><p class="muted">Charts of the same quantity share one y scale.</p>');
     for (const name of chartNames) {
       out.push(`<h3>${esc(name)}</h3><div class="side">`);
       rendered.forEach((x, i) => {
-        const c = x.charts.find((y) => y.name === name);
-        if (!c) return;
+        const found = x.charts.find((y) => y.name === name);
+        if (!found) return;
+        const c = redrawn.get(found) || found;
         const prefix = `${path.relative(outDir, x.dir).split(path.sep).join('/') || '.'}/`;
         out.push(figure({ ...c, title: `#${i + 1} ${runLabel(x.results)}: ${c.title || c.name}` }, prefix).replace(/id="chart-/, `id="run${i + 1}-chart-`));
       });
