@@ -164,6 +164,14 @@ test('report.md keeps the verdict table and links the SVG charts and their specs
   assert.match(md, /\[charts\/throughput\.vl\.json\]\(charts\/throughput\.vl\.json\)/);
 });
 
+test('report.md shows the chart answering a claim right after the verdicts, the full tables after it', async () => {
+  const { out } = await rendered;
+  const md = fs.readFileSync(path.join(out['capped-pubsub'].dir, 'report.md'), 'utf8');
+  const chart = md.indexOf('![cpu-vs-subscribers](charts/cpu-vs-subscribers.svg)');
+  assert.ok(md.indexOf('## Verdicts') < chart && chart < md.indexOf('## Environment'), 'between the verdicts and the environment');
+  assert.ok(md.indexOf('![p99-vs-subscribers]') < md.indexOf('## Tables'), 'the other charts before the tables too');
+});
+
 test('the index lists every report newest first, with links and verdicts', async () => {
   const { root } = await rendered;
   const file = writeIndex(root);

@@ -35,18 +35,6 @@ ${rows.join('\n')}
 </tbody></table></div>`;
 }
 
-// The charts that answer a claim (pb::chart --answers), in the verdicts'
-// order; a report whose charts declare none (an older results.json) shows its
-// first drawn chart there, as a person would rather look first.
-function answeringCharts(r, charts) {
-  const drawn = charts.filter((c) => c.svg);
-  const ids = (r.verdicts || []).map((v) => v.id);
-  const rank = (c) => Math.min(...(c.answers || []).map((id) => (ids.includes(id) ? ids.indexOf(id) : ids.length)));
-  const answering = drawn.filter((c) => (c.answers || []).length).sort((a, b) => rank(a) - rank(b));
-  if (answering.length) return answering;
-  return drawn.slice(0, 1);
-}
-
 // Verdicts at a glance and the legend in a line beside the first answering
 // chart, then the other answering charts, every verdict in detail and the
 // whole legend.
@@ -131,7 +119,7 @@ function renderHtml(r, charts, dir) {
   if (product) {
     out.push(`<p class="warning"><strong>Measured on ${esc(product.product)} ${esc(product.version)}, not on MongoDB</strong> (it answers buildInfo as MongoDB ${esc(product.reportsAs)}): every verdict below is about ${esc(product.product)}.</p>`);
   }
-  const answering = answeringCharts(r, charts);
+  const answering = m.answeringCharts(r, charts);
   out.push(verdictSection(r, answering));
   out.push('<section id="environment"><h2>Environment</h2>', environment(r), '</section>');
   out.push('<section id="done"><h2>What was done</h2><ul>');
