@@ -113,3 +113,10 @@ test('a y domain given to the spec (shared with another chart) is its y scale', 
   const t = table([{ version: '', values: ['A', 1, 100, 0] }, { version: '', values: ['A', 2, 120, 0] }]);
   assert.deepEqual(charts.spec(chart({}), t, { yDomain: [90, 1200] }).encoding.y.scale.domain, [90, 1200]);
 });
+
+test('a long title wraps instead of widening the drawing (which would shrink the plot on the page)', async () => {
+  const t = table([{ version: '', values: ['A', 1, 10, 0] }, { version: '', values: ['A', 2, 20, 0] }]);
+  const width = async (title) => Number((await charts.render(chart({ title }), { tables: { t } })).svg.match(/^<svg [^>]*width="([\d.]+)"/)[1]);
+  const long = 'Routing refresh duration (server durationMillis, median) vs chunk count, first query through mongos after the refresh';
+  assert.equal(await width(long), await width('Short'));
+});

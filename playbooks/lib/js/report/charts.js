@@ -98,7 +98,7 @@ function spec(chart, table, opts = {}) {
   if (mark.type === 'line') encoding.order = { field: 'x' };
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: chart.title || chart.name,
+    title: { text: titleLines(chart.title || chart.name) },
     description: `Chart ${chart.name} of table ${chart.table} (x ${chart.x}, y ${chart.y.join(', ')}${chart.group ? `, one series per ${chart.group}` : ''})`,
     data: { values: data },
     // Labels readable on a projector (Vega's defaults are 10 and 11 px).
@@ -120,6 +120,19 @@ function spec(chart, table, opts = {}) {
     };
   }
   return { ...base, width: 560, height: 280, mark, encoding };
+}
+
+// A long title on lines of at most 45 characters: Vega sizes the drawing to
+// its title (in Node at 0.8 em a character: 45 at 15 px fit the plot), and a
+// title wider than the plot shrinks the plot on the page.
+function titleLines(text, width = 45) {
+  const lines = [];
+  for (const word of String(text).split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && `${lines[last]} ${word}`.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.length === 1 ? lines[0] : lines;
 }
 
 // The quantity a chart shows: charts of the same y columns and unit (label)
