@@ -215,6 +215,20 @@ test('a comparison page draws the charts of one quantity on one y scale', async 
   assert.deepEqual(one, two);
 });
 
+test("one report's charts of one quantity (two versions' curves) share their y scale", async () => {
+  const root = copyFixtures();
+  const dir = path.join(root, 'array-push-oplog');
+  const file = path.join(dir, 'results.json');
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const row of r.tables['curve-8-0'].rows) row.values[2] = Math.min(row.values[2], 1000);
+  fs.writeFileSync(file, JSON.stringify(r));
+  const out = await renderFolder(dir);
+  const [a, b] = ['curve-4-4', 'curve-8-0'].map((n) => out.charts.find((c) => c.name === n));
+  assert.ok(axisLabels(a.svg, 'left').length > 1);
+  assert.deepEqual(axisLabels(a.svg, 'left'), axisLabels(b.svg, 'left'));
+  assert.deepEqual(a.spec.encoding.y.scale.domain, b.spec.encoding.y.scale.domain);
+});
+
 test('mongodump-raw-bson: its charts name the methods on the x axis, in the order of the timing table', async () => {
   const { out } = await rendered;
   const t = out['mongodump-raw-bson'].results.tables.timing;

@@ -168,4 +168,27 @@ async function render(chart, results, opts = {}) {
   return { ...head, spec: vl, svg: await toSvg(vl), points };
 }
 
-module.exports = { chartData, spec, toSvg, render, quantity, yExtent, PALETTE };
+// Charts of the same quantity (y columns and unit) redrawn on one y scale, so
+// that side by side their heights compare (two versions in one report, or
+// several runs on a comparison page). items: [{drawn, results}], drawn as
+// render returns it. A Map from each drawn chart to its redrawn self; a
+// chart with no other of its quantity is left as it is.
+async function shareYScales(items) {
+  const groups = new Map();
+  for (const { drawn, results } of items) {
+    const record = (results.charts || []).find((c) => c.name === drawn.name);
+    if (!record || !drawn.svg) continue;
+    const key = quantity(record);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push({ drawn, record, results });
+  }
+  const redrawn = new Map();
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const yDomain = yExtent(members.map((g) => g.drawn.spec));
+    for (const g of members) redrawn.set(g.drawn, await render(g.record, g.results, { yDomain }));
+  }
+  return redrawn;
+}
+
+module.exports = { chartData, spec, toSvg, render, shareYScales, PALETTE };

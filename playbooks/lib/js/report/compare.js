@@ -14,33 +14,10 @@ function runLabel(r) {
   return `${versions.join(', ') || 'no server'} on ${host}, ${r.started}`;
 }
 
-// Charts of the same quantity (y columns and unit) redrawn on one y scale, so
-// that side by side their heights compare: a Map from each rendered chart to
-// its redrawn self; charts with nothing to share with are left as they are.
-async function sharedYScales(rendered) {
-  const groups = new Map();
-  for (const x of rendered) {
-    for (const record of x.results.charts || []) {
-      const c = x.charts.find((d) => d.name === record.name);
-      if (!c || !c.svg) continue;
-      const key = charts.quantity(record);
-      if (!groups.has(key)) groups.set(key, []);
-      groups.get(key).push({ x, record, c });
-    }
-  }
-  const redrawn = new Map();
-  for (const members of groups.values()) {
-    if (members.length < 2) continue;
-    const yDomain = charts.yExtent(members.map((g) => g.c.spec));
-    for (const g of members) redrawn.set(g.c, await charts.render(g.record, g.x.results, { yDomain }));
-  }
-  return redrawn;
-}
-
 // rendered: [{dir, results, charts}] from render.renderFolder; outDir: where
 // the page is written (its links are relative to it).
 async function renderComparison(rendered, outDir) {
-  const redrawn = await sharedYScales(rendered);
+  const redrawn = await charts.shareYScales(rendered.flatMap((x) => x.charts.map((drawn) => ({ drawn, results: x.results }))));
   const rel = (dir, file) => `${path.relative(outDir, dir).split(path.sep).join('/') || '.'}/${file}`;
   const playbooks = [...new Set(rendered.map((x) => x.results.playbook))];
   const out = [`<h1>Comparison: ${esc(playbooks.join(', '))}</h1>`];
