@@ -316,6 +316,13 @@ async function cappedWith(change) {
   return { md: fs.readFileSync(path.join(dir, 'report.md'), 'utf8'), html: fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), out };
 }
 
+test('charts of an older results.json, which name no claim, still open the report: the first one under the verdicts', async () => {
+  const { html } = await cappedWith((r) => { for (const c of r.charts) delete c.answers; r.charts.reverse(); });
+  const first = html.match(/<figure class="chart" id="chart-[^"]+" data-chart="([^"]+)">/);
+  assert.equal(first[1], 'publish-p99-vs-subscribers');
+  assert.ok(first.index < html.indexOf('id="environment"'));
+});
+
 test('the opening paragraph says what this run did: its scale and options, deployment and server', async () => {
   const { md, html } = await cappedWith((r) => { r.params = { scale: 'tiny', subscribers: '1,8', rate: 50 }; r.environment.scale.name = 'tiny'; });
   const first = 'This run: scale tiny (subscribers=1,8 rate=50), on --uri mongodb://127.0.0.1:PORT/ (FerretDB v1 on SQLite), against FerretDB v1.24.2 (presents itself as MongoDB 7.0.42).';
