@@ -115,7 +115,7 @@ stage_analyze() {
   local tag
   tag=$(scenario::tag)
   pb::mongosh_stage "${PB_SCENARIO}/measure.js"
-  pb::chart "curve-${tag}" --table "curve-${tag}" --x length --y bytes --group pattern --logy \
+  pb::chart "curve-${tag}" --table "curve-${tag}" --x length --y bytes --group pattern --logy --answers push,push-slice,fix,versions \
     --title "Oplog bytes per update vs array length (${PB_VERSION:-uri})" \
     --xlabel "readings in the array" --ylabel "bytes per oplog entry (log scale)"
   if ((!NO_LOAD)); then

@@ -217,7 +217,7 @@ stage_analyze() {
 }
 
 stage_report() {
-  pb::chart timeline --table timeline --x seconds --y event --group series --style points \
+  pb::chart timeline --table timeline --x seconds --y event --group series --style points --answers A,B,C,D \
     --title "Change stream events by arrival (seconds since the stream was opened)" \
     --xlabel "seconds since open" --ylabel "event number"
   pb::note "The runs follow the article ('Performance Analysis of Resuming a MongoDB Change Stream'): a stream filtered on fullDocument.msg resumed after tokens that ${SCENARIO_JUNK} junk documents of 6 MiB follow. Scale ${PB_SCALE_NAME}; WiredTiger cache ${CACHE_GB} GB per node; oplog ${SCENARIO_OPLOG_MB:-?} MB; slowms 0."

@@ -308,10 +308,10 @@ stage_analyze() {
     return 0
   fi
   pb::mongosh_stage --nodb "${PB_SCENARIO}/measure.js" "samples=${SCENARIO_SAMPLES}" "shapes=${SCENARIO_SHAPES_FILE}"
-  pb::chart throughput --table timing --x n --y mb_per_s --group method --logy --style points \
-    --title "MB/s per method (median; higher is faster)" --xlabel "method (row n of the timing table)" --ylabel "MB/s (log)"
-  pb::chart client-cpu --table timing --x n --y user_s,sys_s --style points \
-    --title "Client CPU per method (median)" --xlabel "method (row n of the timing table)" --ylabel "seconds"
+  pb::chart throughput --table timing --x method --y mb_per_s --group shape --logy --style points --answers decoding \
+    --title "MB/s per method (median; higher is faster)" --xlabel "method" --ylabel "MB/s (log)"
+  pb::chart client-cpu --table timing --x method --y user_s,sys_s --group shape --style points --answers raw \
+    --title "Client CPU per method (median)" --xlabel "method" --ylabel "seconds"
 }
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then pb::main "$@"; fi

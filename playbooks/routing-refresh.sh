@@ -291,7 +291,7 @@ stage_analyze() {
 }
 
 stage_report() {
-  pb::chart refresh-durations --table durations --x chunks --y medianMs --group series --logx \
+  pb::chart refresh-durations --table durations --x chunks --y medianMs --group series --logx --answers linear,near-constant \
     --title "Routing refresh duration (server durationMillis, median) vs chunk count" \
     --xlabel "chunks" --ylabel "ms" --style linespoints
   pb::chart first-query --table durations --x chunks --y firstQueryMs --group series --logx \

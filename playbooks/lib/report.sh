@@ -158,13 +158,15 @@ pb::verdict_summary() {
 
 # pb::chart NAME --table T --x COLUMN --y COLUMN[,COLUMN...] [--group COLUMN]
 #           [--title T] [--xlabel T] [--ylabel T] [--logx] [--logy]
-#           [--style lines|points|linespoints]
+#           [--style lines|points|linespoints] [--answers ID[,ID...]]
 # charts/NAME.svg and its Vega-Lite spec charts/NAME.vl.json, drawn in Node at
 # report time; one series per --y column, times one per distinct --group value
 # (e.g. version, run); a table with rows of several versions is drawn one panel
-# per version, side by side.
+# per version, side by side. An --x column of names (methods) is a named axis
+# in the table's order. --answers: the ids of the verdicts (checker.js) this
+# chart answers: the report shows it right under the verdicts.
 pb::chart() {
-  local name="$1" table='' x='' y='' group='' title='' xlabel='' ylabel='' logx=false logy=false style=linespoints
+  local name="$1" table='' x='' y='' group='' title='' xlabel='' ylabel='' logx=false logy=false style=linespoints answers=''
   shift
   while (($#)); do
     case "$1" in
@@ -181,6 +183,7 @@ pb::chart() {
       --xlabel) xlabel="$2" ;;
       --ylabel) ylabel="$2" ;;
       --style) style="$2" ;;
+      --answers) answers="$2" ;;
       *) pb::die "pb::chart ${name}: unknown argument '$1'" ;;
     esac
     shift 2
@@ -189,9 +192,10 @@ pb::chart() {
   [[ -n "$table" && -n "$x" && -n "$y" ]] || pb::die "pb::chart ${name}: --table, --x and --y are required"
   pb::_record "$(jq -nc --arg n "$name" --arg t "$table" --arg x "$x" --arg y "$y" --arg g "$group" \
     --arg title "${title:-$name}" --arg xl "${xlabel:-$x}" --arg yl "${ylabel:-$y}" \
-    --argjson lx "$logx" --argjson ly "$logy" --arg s "$style" \
+    --argjson lx "$logx" --argjson ly "$logy" --arg s "$style" --arg a "$answers" \
     '{type: "chart", name: $n, table: $t, x: $x, y: ($y | split(",")), group: $g, title: $title,
-      xlabel: $xl, ylabel: $yl, logx: $lx, logy: $ly, style: $s}')"
+      xlabel: $xl, ylabel: $yl, logx: $lx, logy: $ly, style: $s,
+      answers: ($a | split(",") | map(select(. != "")))}')"
 }
 
 # pb::excerpt NAME FILE [--grep ERE] [--max N] [--note TEXT]: copies the lines of

@@ -88,6 +88,17 @@ records() {
   assert_output '["log",[["A",1,10],["A",2,20],["B",1,5]]]'
 }
 
+@test "pb::chart --answers records the ids of the claims the chart answers" {
+  load_framework
+  pb::table t "T" method y
+  pb::row t driver-raw 1
+  pb::chart c --table t --x method --y y --answers decoding,raw
+  pb::chart d --table t --x method --y y
+  run records 'select(.type == "chart") | [.name, .answers]'
+  assert_success
+  assert_output $'["c",["decoding","raw"]]\n["d",[]]'
+}
+
 @test "playbooks/report re-renders report.md and report.html from an edited results.json" {
   run "$DEMO" --topology none --report-dir "$REPORT"
   assert_success

@@ -41,9 +41,10 @@ function pngSize(file) {
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20), bytes: b.length };
 }
 
-function shoot(page, png, media = 'screen') {
+// viewport 'WxH': a screenshot of that window only, as a projector shows it.
+function shoot(page, png, media = 'screen', viewport = '') {
   const flags = typeof WebSocket === 'undefined' ? ['--experimental-websocket', '--no-warnings'] : [];
-  const out = execFileSync(process.execPath, [...flags, SHOT, chromium, page, png, media], { encoding: 'utf8', timeout: 60000 });
+  const out = execFileSync(process.execPath, [...flags, SHOT, chromium, page, png, media, ...(viewport ? [viewport] : [])], { encoding: 'utf8', timeout: 60000 });
   return JSON.parse(out.trim().split('\n').pop());
 }
 
@@ -75,7 +76,7 @@ const pages = () => rendering || (rendering = (async () => {
   fs.cpSync(path.join(root, 'capped-pubsub'), path.join(root, 'capped-pubsub-again'), { recursive: true });
   const again = await renderFolder(path.join(root, 'capped-pubsub-again'));
   const compare = path.join(root, 'comparison.html');
-  fs.writeFileSync(compare, renderComparison([rendered['capped-pubsub'], again], root));
+  fs.writeFileSync(compare, await renderComparison([rendered['capped-pubsub'], again], root));
   list.push({ name: 'comparison', file: compare, charts: 2 * again.results.charts.length, title: 'Comparison: capped-pubsub' });
   const shots = process.env.DBA_LAB_SCREENSHOTS || path.join(root, 'screenshots');
   fs.mkdirSync(shots, { recursive: true });
@@ -95,6 +96,24 @@ for (const name of ['array-push-oplog', 'capped-pubsub', 'change-stream-resume',
     const size = pngSize(png);
     assert.equal(size.width, 1200);
     assert.ok(size.height >= 300 && size.bytes > 10000, `a screenshot with content (${size.height} px, ${size.bytes} bytes)`);
+  });
+}
+
+// A trainer's projector: the verdicts, the legend and the chart answering
+// them on the first screen, positions measured in the page.
+for (const name of ['array-push-oplog', 'capped-pubsub', 'change-stream-resume', 'mongodump-raw-bson', 'routing-refresh']) {
+  test(`${name}: at 1280x720 the verdicts, the legend and the first chart show without scrolling`, { skip }, async () => {
+    const { list, shots } = await pages();
+    const png = path.join(shots, `${name}-1280x720.png`);
+    const seen = shoot(list.find((p) => p.name === name).file, png, 'screen', '1280x720');
+    assert.deepEqual(seen.errors, []);
+    for (const part of ['verdicts', 'legend', 'firstChart']) {
+      const box = seen.boxes[part];
+      assert.ok(box && box.top >= 0 && box.bottom <= 720, `${part} inside the first 720 px: ${JSON.stringify(box)}`);
+    }
+    assert.ok(seen.boxes.firstChart.bottom < seen.boxes.firstTable.top, 'the chart before the full tables');
+    const size = pngSize(png);
+    assert.deepEqual([size.width, size.height], [1280, 720]);
   });
 }
 

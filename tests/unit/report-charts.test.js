@@ -4,6 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const charts = require('../../playbooks/lib/js/report/charts');
+const { axisLabels } = require('./lib/svg-axis');
 
 const table = (rows) => ({ title: 'T', columns: ['run', 'x', 'y', 'z'], rows });
 const chart = (o) => ({ name: 'c', table: 't', x: 'x', y: ['y'], group: '', title: 'C', xlabel: 'X', ylabel: 'Y', logx: false, logy: false, style: 'linespoints', ...o });
@@ -70,4 +71,52 @@ test('versions side by side: one titled panel per version in the SVG, sharing th
   assert.match(r.svg, />8\.0\.4<\/text>/);
   assert.match(r.svg, />MongoDB version<\/text>/);
   assert.equal((r.svg.match(/aria-roledescription="line mark"/g) || []).length, 2);
+});
+
+test('a count axis (whole numbers only) is labelled in whole numbers, each once', async () => {
+  const t = table([1, 2, 4].map((x) => ({ version: '', values: ['A', x, x * 10, 0] })));
+  const r = await charts.render(chart({}), { tables: { t } });
+  const labels = axisLabels(r.svg, 'bottom');
+  assert.ok(labels.length >= 3, labels.join(' '));
+  assert.ok(labels.every((l) => /^\d+$/.test(l)), `whole numbers: ${labels.join(' ')}`);
+  assert.equal(new Set(labels).size, labels.length, `each once: ${labels.join(' ')}`);
+});
+
+test('an axis of measured fractions keeps its fractional ticks', async () => {
+  const t = table([1, 2, 4].map((x) => ({ version: '', values: ['A', x, x / 10, 0] })));
+  const r = await charts.render(chart({}), { tables: { t } });
+  assert.ok(axisLabels(r.svg, 'left').some((l) => l.includes('.')));
+});
+
+test("an x column of names is a named axis, in the table's order", async () => {
+  const t = table(['mongodump-dir', 'driver-raw', 'floor-cat'].map((name, i) => ({ version: '', values: [name, i, 10 + i, 0] })));
+  const r = await charts.render(chart({ x: 'run', xlabel: 'method' }), { tables: { t } });
+  assert.equal(r.spec.encoding.x.type, 'nominal');
+  assert.deepEqual(axisLabels(r.svg, 'bottom'), ['mongodump-dir', 'driver-raw', 'floor-cat']);
+});
+
+test('every series has a colour of its own, from a palette of distinct hues', async () => {
+  const t = table(['a', 'b', 'c', 'd'].map((s, i) => ({ version: '', values: [s, 1, i + 1, 0] })));
+  const r = await charts.render(chart({ group: 'run', style: 'points' }), { tables: { t } });
+  assert.equal(r.spec.encoding.color.scale.scheme, 'tableau10');
+  const fills = [...r.svg.matchAll(/aria-roledescription="point"[^>]*?fill="(#[0-9a-f]{6})"|fill="(#[0-9a-f]{6})"[^>]*aria-roledescription="point"/g)].map((m) => m[1] || m[2]);
+  assert.equal(new Set(fills).size, 4, fills.join(' '));
+});
+
+test('a chart record says which claims it answers', async () => {
+  const t = table([{ version: '', values: ['A', 1, 10, 0] }]);
+  assert.deepEqual((await charts.render(chart({ answers: ['cpu'] }), { tables: { t } })).answers, ['cpu']);
+  assert.deepEqual((await charts.render(chart({}), { tables: { t } })).answers, []);
+});
+
+test('a y domain given to the spec (shared with another chart) is its y scale', () => {
+  const t = table([{ version: '', values: ['A', 1, 100, 0] }, { version: '', values: ['A', 2, 120, 0] }]);
+  assert.deepEqual(charts.spec(chart({}), t, { yDomain: [90, 1200] }).encoding.y.scale.domain, [90, 1200]);
+});
+
+test('a long title wraps instead of widening the drawing (which would shrink the plot on the page)', async () => {
+  const t = table([{ version: '', values: ['A', 1, 10, 0] }, { version: '', values: ['A', 2, 20, 0] }]);
+  const width = async (title) => Number((await charts.render(chart({ title }), { tables: { t } })).svg.match(/^<svg [^>]*width="([\d.]+)"/)[1]);
+  const long = 'Routing refresh duration (server durationMillis, median) vs chunk count, first query through mongos after the refresh';
+  assert.equal(await width(long), await width('Short'));
 });

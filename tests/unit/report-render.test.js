@@ -10,6 +10,7 @@ const path = require('path');
 const { renderFolder } = require('../../playbooks/lib/js/report/render');
 const { writeIndex } = require('../../playbooks/lib/js/report/index-page');
 const { renderComparison } = require('../../playbooks/lib/js/report/compare');
+const { axisLabels } = require('./lib/svg-axis');
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'reports');
 const PLAYBOOKS = ['array-push-oplog', 'capped-pubsub', 'change-stream-resume', 'mongodump-raw-bson', 'routing-refresh'];
@@ -91,6 +92,18 @@ for (const p of PLAYBOOKS) {
     }
   });
 
+  test(`${p}: the first chart answers a claim and sits under the verdicts, before the first full table`, async () => {
+    const { out } = await rendered;
+    const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
+    const first = html.match(/<figure class="chart" id="chart-[^"]+" data-chart="([^"]+)">/);
+    const declared = out[p].results.charts.find((c) => c.name === first[1]);
+    const ids = out[p].results.verdicts.map((v) => v.id);
+    assert.ok(declared.answers.some((id) => ids.includes(id)), `${first[1]} answers one of ${ids.join(', ')}`);
+    assert.ok(html.indexOf('id="verdicts"') < first.index, 'after the verdicts');
+    assert.ok(first.index < html.indexOf('<section class="table"'), 'before the first full table');
+    assert.ok(first.index < html.indexOf('id="environment"'), 'before the environment');
+  });
+
   test(`${p}: every link points at a file of the folder, nothing outside it`, async () => {
     const { out } = await rendered;
     const html = fs.readFileSync(path.join(out[p].dir, 'report.html'), 'utf8');
@@ -151,6 +164,14 @@ test('report.md keeps the verdict table and links the SVG charts and their specs
   assert.match(md, /\[charts\/throughput\.vl\.json\]\(charts\/throughput\.vl\.json\)/);
 });
 
+test('report.md shows the chart answering a claim right after the verdicts, the full tables after it', async () => {
+  const { out } = await rendered;
+  const md = fs.readFileSync(path.join(out['capped-pubsub'].dir, 'report.md'), 'utf8');
+  const chart = md.indexOf('![cpu-vs-subscribers](charts/cpu-vs-subscribers.svg)');
+  assert.ok(md.indexOf('## Verdicts') < chart && chart < md.indexOf('## Environment'), 'between the verdicts and the environment');
+  assert.ok(md.indexOf('![p99-vs-subscribers]') < md.indexOf('## Tables'), 'the other charts before the tables too');
+});
+
 test('the index lists every report newest first, with links and verdicts', async () => {
   const { root } = await rendered;
   const file = writeIndex(root);
@@ -169,11 +190,60 @@ test('a comparison page puts the runs, their verdicts and the same chart side by
   const a = await renderFolder(path.join(root, 'capped-pubsub'));
   fs.cpSync(path.join(root, 'capped-pubsub'), path.join(root, 'other'), { recursive: true });
   const b = await renderFolder(path.join(root, 'other'));
-  const html = renderComparison([a, b], root);
+  const html = await renderComparison([a, b], root);
   assert.equal((html.match(/<tr><td>\d<\/td>/g) || []).length, 2);
   const side = html.slice(html.indexOf('<h3>cpu-vs-subscribers</h3>'));
   assert.equal((side.slice(0, side.indexOf('</div>')).match(/<svg /g) || []).length, 2);
   for (const l of links(html)) assert.ok(fs.existsSync(path.join(root, l)), `${l} exists`);
+});
+
+test('a comparison page draws the charts of one quantity on one y scale', async () => {
+  const root = copyFixtures();
+  const a = await renderFolder(path.join(root, 'capped-pubsub'));
+  const other = path.join(root, 'other');
+  fs.cpSync(path.join(root, 'capped-pubsub'), other, { recursive: true });
+  const file = path.join(other, 'results.json');
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const i = r.tables.cpu.columns.indexOf('cpu_ms_per_msg');
+  for (const row of r.tables.cpu.rows) row.values[i] *= 10;
+  fs.writeFileSync(file, JSON.stringify(r));
+  const b = await renderFolder(other);
+  const html = await renderComparison([a, b], root);
+  const side = html.slice(html.indexOf('<h3>cpu-vs-subscribers</h3>'));
+  const [one, two] = side.slice(0, side.indexOf('</div>')).split('<svg ').slice(1).map((svg) => axisLabels(svg, 'left'));
+  assert.ok(one.length > 1);
+  assert.deepEqual(one, two);
+});
+
+test("one report's charts of one quantity (two versions' curves) share their y scale", async () => {
+  const root = copyFixtures();
+  const dir = path.join(root, 'array-push-oplog');
+  const file = path.join(dir, 'results.json');
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const row of r.tables['curve-8-0'].rows) row.values[2] = Math.min(row.values[2], 1000);
+  fs.writeFileSync(file, JSON.stringify(r));
+  const out = await renderFolder(dir);
+  const [a, b] = ['curve-4-4', 'curve-8-0'].map((n) => out.charts.find((c) => c.name === n));
+  assert.ok(axisLabels(a.svg, 'left').length > 1);
+  assert.deepEqual(axisLabels(a.svg, 'left'), axisLabels(b.svg, 'left'));
+  assert.deepEqual(a.spec.encoding.y.scale.domain, b.spec.encoding.y.scale.domain);
+});
+
+test('mongodump-raw-bson: its charts name the methods on the x axis, in the order of the timing table', async () => {
+  const { out } = await rendered;
+  const t = out['mongodump-raw-bson'].results.tables.timing;
+  const methods = [...new Set(t.rows.map((row) => row.values[t.columns.indexOf('method')]))];
+  for (const c of out['mongodump-raw-bson'].charts) assert.deepEqual(axisLabels(c.svg, 'bottom'), methods, c.name);
+});
+
+test('mongodump-raw-bson: every series of its charts has a colour of its own', async () => {
+  const { out } = await rendered;
+  for (const c of out['mongodump-raw-bson'].charts) {
+    const series = new Set(c.spec.data.values.map((d) => d.series));
+    const legend = c.svg.slice(c.svg.indexOf('role-legend'));
+    const swatches = [...legend.matchAll(/role-legend-symbol[\s\S]*?fill="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
+    assert.equal(new Set(swatches).size, series.size, `${c.name}: ${swatches.join(' ')}`);
+  }
 });
 
 // A copy of the capped-pubsub example whose verdicts the checker gives today
@@ -245,6 +315,13 @@ async function cappedWith(change) {
   const out = await renderFolder(dir);
   return { md: fs.readFileSync(path.join(dir, 'report.md'), 'utf8'), html: fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), out };
 }
+
+test('charts of an older results.json, which name no claim, still open the report: the first one under the verdicts', async () => {
+  const { html } = await cappedWith((r) => { for (const c of r.charts) delete c.answers; r.charts.reverse(); });
+  const first = html.match(/<figure class="chart" id="chart-[^"]+" data-chart="([^"]+)">/);
+  assert.equal(first[1], 'publish-p99-vs-subscribers');
+  assert.ok(first.index < html.indexOf('id="environment"'));
+});
 
 test('the opening paragraph says what this run did: its scale and options, deployment and server', async () => {
   const { md, html } = await cappedWith((r) => { r.params = { scale: 'tiny', subscribers: '1,8', rate: 50 }; r.environment.scale.name = 'tiny'; });

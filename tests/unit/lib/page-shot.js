@@ -1,7 +1,10 @@
 'use strict';
-// node [--experimental-websocket] page-shot.js CHROMIUM PAGE.html SHOT.png [print]
+// node [--experimental-websocket] page-shot.js CHROMIUM PAGE.html SHOT.png [screen|print] [WxH]
 // Loads a page in headless Chromium through the DevTools protocol, takes a
-// full-page screenshot and prints JSON: {errors, title, svgs, width, height}.
+// full-page screenshot (or, given WxH, a screenshot of that window only, as a
+// projector shows it) and prints JSON: {errors, title, svgs, width, height, boxes}.
+// boxes: where the verdicts, the legend, the first chart and the first full
+// table lie on the page ({top, bottom} in CSS px from the top, or null).
 // errors: console errors, uncaught exceptions and failed loads (Log domain).
 // Runs in its own process: Node 20 has WebSocket only behind a flag.
 
@@ -61,7 +64,16 @@ function client(url) {
   };
 }
 
-async function main([chromium, page, shot, media]) {
+// The page's own layout, measured in the page rather than eyeballed.
+const MEASURE = `(() => {
+  const box = (sel) => { const e = document.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+  return JSON.stringify({ title: document.title, svgs: document.querySelectorAll('figure svg').length,
+    width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
+    boxes: { verdicts: box('table.verdicts'), legend: box('.legend'), firstChart: box('figure.chart svg'), firstTable: box('section.table') } });
+})()`;
+
+async function main([chromium, page, shot, media, viewport]) {
+  const [vw, vh] = viewport ? viewport.split('x').map(Number) : [];
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-chromium-'));
   // Its own process group: the browser's helper processes end with it.
   const child = spawn(chromium, [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
@@ -99,19 +111,19 @@ async function main([chromium, page, shot, media]) {
     await cdp.send('Page.enable');
     // print: the page as its @media print rules lay it out.
     if (media === 'print') await cdp.send('Emulation.setEmulatedMedia', { media: 'print' });
+    if (vw) await cdp.send('Emulation.setDeviceMetricsOverride', { width: vw, height: vh, deviceScaleFactor: 1, mobile: false });
     await cdp.send('Page.navigate', { url: `file://${path.resolve(page)}` });
     let timer;
     const timeout = new Promise((resolve, reject) => { timer = setTimeout(() => reject(new Error('page did not load in 20 s')), 20000); });
     await Promise.race([load, timeout]).finally(() => clearTimeout(timer));
     // Log entries of a failed load can trail the load event a little.
     await sleep(300);
-    const { result } = await cdp.send('Runtime.evaluate', {
-      returnByValue: true,
-      expression: 'JSON.stringify({title: document.title, svgs: document.querySelectorAll("figure svg").length, width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight})',
-    });
+    const { result } = await cdp.send('Runtime.evaluate', { returnByValue: true, expression: MEASURE });
     const info = JSON.parse(result.value);
-    const height = Math.min(info.height, 16000);
-    await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1200, height, deviceScaleFactor: 1, mobile: false });
+    if (!vw) {
+      const height = Math.min(info.height, 16000);
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1200, height, deviceScaleFactor: 1, mobile: false });
+    }
     const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
     fs.writeFileSync(shot, Buffer.from(data, 'base64'));
     process.stdout.write(`${JSON.stringify({ errors, ...info })}\n`);

@@ -44,33 +44,72 @@ function facetByVersion(chart, data) {
   return chart.group !== 'version' && new Set(data.map((d) => d.version)).size > 1;
 }
 
-function spec(chart, table) {
+// Series told apart by hue (Tableau 10), not by shades of one colour: on a
+// projector neighbouring blues look the same.
+const PALETTE = 'tableau10';
+
+// A linear axis whose values are all whole numbers counts something
+// (subscribers, events, chunks): no tick between two whole numbers. Vega's
+// tick step is never below span / count, so at most one tick per unit keeps
+// every tick whole (Vega-Lite 5 compiles its tickMinStep away).
+function countAxis(values, log) {
+  if (log || values.length === 0 || !values.every((v) => Number.isInteger(v))) return {};
+  const span = Math.max(...values) - Math.min(...values);
+  return { tickCount: Math.max(1, Math.min(span, 10)), format: ',d' };
+}
+
+// opts.yDomain: [min, max] shared with other charts of the same quantity
+// (a comparison page).
+function spec(chart, table, opts = {}) {
   const data = chartData(chart, table);
   const numericX = data.length > 0 && data.every((d) => typeof d.x === 'number');
+  const yScale = chart.logy ? { type: 'log' } : { zero: false };
+  if (opts.yDomain) yScale.domain = opts.yDomain;
   const encoding = {
-    x: {
-      field: 'x',
-      type: numericX ? 'quantitative' : 'ordinal',
-      title: chart.xlabel || chart.x,
-      ...(numericX ? { scale: chart.logx ? { type: 'log' } : { zero: false } } : {}),
-    },
+    x: numericX
+      ? {
+        field: 'x',
+        type: 'quantitative',
+        title: chart.xlabel || chart.x,
+        scale: chart.logx ? { type: 'log' } : { zero: false },
+        axis: countAxis(data.map((d) => d.x), chart.logx),
+      }
+      // Names (methods, modes) in the table's order, readable at an angle and
+      // whole (Vega measures text in Node at 0.8 em a character).
+      : { field: 'x', type: 'nominal', sort: null, title: chart.xlabel || chart.x, axis: { labelAngle: -30, labelLimit: 400 } },
     y: {
       field: 'y',
       type: 'quantitative',
       title: chart.ylabel || chart.y.join(', '),
-      scale: chart.logy ? { type: 'log' } : { zero: false },
+      scale: yScale,
+      axis: countAxis(data.map((d) => d.y), chart.logy),
     },
-    color: { field: 'series', type: 'nominal', title: chart.group || 'series', legend: { orient: 'bottom', columns: 2, labelLimit: 360 } },
+    color: {
+      field: 'series',
+      type: 'nominal',
+      title: chart.group || 'series',
+      sort: null,
+      scale: { scheme: PALETTE },
+      legend: { orient: 'bottom', columns: 3, labelLimit: 300 },
+    },
     tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'y' }],
   };
   const mark = MARKS[chart.style] || MARKS.linespoints;
   if (mark.type === 'line') encoding.order = { field: 'x' };
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: chart.title || chart.name,
+    title: { text: titleLines(chart.title || chart.name) },
     description: `Chart ${chart.name} of table ${chart.table} (x ${chart.x}, y ${chart.y.join(', ')}${chart.group ? `, one series per ${chart.group}` : ''})`,
     data: { values: data },
-    config: { font: 'sans-serif', view: { stroke: '#999' } },
+    // Labels readable on a projector (Vega's defaults are 10 and 11 px).
+    config: {
+      font: 'sans-serif',
+      view: { stroke: '#999' },
+      title: { fontSize: 15 },
+      axis: { labelFontSize: 12, titleFontSize: 13 },
+      legend: { labelFontSize: 12, titleFontSize: 12, symbolSize: 80 },
+      header: { labelFontSize: 13, titleFontSize: 13 },
+    },
   };
   if (facetByVersion(chart, data)) {
     return {
@@ -83,6 +122,31 @@ function spec(chart, table) {
   return { ...base, width: 560, height: 280, mark, encoding };
 }
 
+// A long title on lines of at most 45 characters: Vega sizes the drawing to
+// its title (in Node at 0.8 em a character: 45 at 15 px fit the plot), and a
+// title wider than the plot shrinks the plot on the page.
+function titleLines(text, width = 45) {
+  const lines = [];
+  for (const word of String(text).split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && `${lines[last]} ${word}`.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.length === 1 ? lines[0] : lines;
+}
+
+// The quantity a chart shows: charts of the same y columns and unit (label)
+// can share a y scale.
+function quantity(chart) {
+  return JSON.stringify([chart.y, chart.ylabel || '', Boolean(chart.logy)]);
+}
+
+// [min, max] of the y values of several specs, or null when they have none.
+function yExtent(specs) {
+  const ys = specs.flatMap((s) => (s.data.values || []).map((d) => d.y));
+  return ys.length ? [Math.min(...ys), Math.max(...ys)] : null;
+}
+
 async function toSvg(vlSpec) {
   const view = new vega.View(vega.parse(vegaLite.compile(vlSpec).spec), { renderer: 'none', logLevel: vega.Error });
   try {
@@ -92,15 +156,39 @@ async function toSvg(vlSpec) {
   }
 }
 
-// {name, title, spec, svg, points} for one chart record, or {error} when its
-// table is missing or has nothing to draw.
-async function render(chart, results) {
+// {name, title, answers, spec, svg, points} for one chart record, or {error}
+// when its table is missing or has nothing to draw. opts as for spec.
+async function render(chart, results, opts = {}) {
+  const head = { name: chart.name, title: chart.title, answers: chart.answers || [] };
   const table = (results.tables || {})[chart.table];
-  if (!table) return { name: chart.name, title: chart.title, error: `table ${chart.table} was not recorded` };
-  const vl = spec(chart, table);
+  if (!table) return { ...head, error: `table ${chart.table} was not recorded` };
+  const vl = spec(chart, table, opts);
   const points = (vl.data.values || []).length;
-  if (points === 0) return { name: chart.name, title: chart.title, spec: vl, error: `table ${chart.table} has no numeric ${chart.x}/${chart.y.join(',')} values` };
-  return { name: chart.name, title: chart.title, spec: vl, svg: await toSvg(vl), points };
+  if (points === 0) return { ...head, spec: vl, error: `table ${chart.table} has no numeric ${chart.x}/${chart.y.join(',')} values` };
+  return { ...head, spec: vl, svg: await toSvg(vl), points };
 }
 
-module.exports = { chartData, spec, toSvg, render };
+// Charts of the same quantity (y columns and unit) redrawn on one y scale, so
+// that side by side their heights compare (two versions in one report, or
+// several runs on a comparison page). items: [{drawn, results}], drawn as
+// render returns it. A Map from each drawn chart to its redrawn self; a
+// chart with no other of its quantity is left as it is.
+async function shareYScales(items) {
+  const groups = new Map();
+  for (const { drawn, results } of items) {
+    const record = (results.charts || []).find((c) => c.name === drawn.name);
+    if (!record || !drawn.svg) continue;
+    const key = quantity(record);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push({ drawn, record, results });
+  }
+  const redrawn = new Map();
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const yDomain = yExtent(members.map((g) => g.drawn.spec));
+    for (const g of members) redrawn.set(g.drawn, await render(g.record, g.results, { yDomain }));
+  }
+  return redrawn;
+}
+
+module.exports = { chartData, spec, toSvg, render, shareYScales, PALETTE };

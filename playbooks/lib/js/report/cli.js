@@ -55,7 +55,7 @@ rewrites FOLDER/index.html, the list of every report under FOLDER.
     }
     if (rendered.length > 1) {
       const out = path.resolve(opts.out || 'comparison.html');
-      fs.writeFileSync(out, renderComparison(rendered.map((x) => ({ ...x, dir: path.resolve(x.dir) })), path.dirname(out)));
+      fs.writeFileSync(out, await renderComparison(rendered.map((x) => ({ ...x, dir: path.resolve(x.dir) })), path.dirname(out)));
       process.stdout.write(`${opts.out || 'comparison.html'}\n`);
     }
     if (opts.index) process.stdout.write(`${writeIndex(opts.index)}\n`);

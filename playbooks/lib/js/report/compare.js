@@ -4,6 +4,7 @@
 
 const path = require('path');
 const m = require('./model');
+const charts = require('./charts');
 const { esc, verdictBadge, predictionBadge, page } = require('./html');
 const { figure } = require('./render-html');
 
@@ -15,7 +16,8 @@ function runLabel(r) {
 
 // rendered: [{dir, results, charts}] from render.renderFolder; outDir: where
 // the page is written (its links are relative to it).
-function renderComparison(rendered, outDir) {
+async function renderComparison(rendered, outDir) {
+  const redrawn = await charts.shareYScales(rendered.flatMap((x) => x.charts.map((drawn) => ({ drawn, results: x.results }))));
   const rel = (dir, file) => `${path.relative(outDir, dir).split(path.sep).join('/') || '.'}/${file}`;
   const playbooks = [...new Set(rendered.map((x) => x.results.playbook))];
   const out = [`<h1>Comparison: ${esc(playbooks.join(', '))}</h1>`];
@@ -41,12 +43,13 @@ function renderComparison(rendered, outDir) {
   const chartNames = [];
   for (const x of rendered) for (const c of x.charts) if (!chartNames.includes(c.name)) chartNames.push(c.name);
   if (chartNames.length) {
-    out.push('<section id="charts"><h2>Charts side by side</h2>');
+    out.push('<section id="charts"><h2>Charts side by side</h2><p class="muted">Charts of the same quantity share one y scale.</p>');
     for (const name of chartNames) {
       out.push(`<h3>${esc(name)}</h3><div class="side">`);
       rendered.forEach((x, i) => {
-        const c = x.charts.find((y) => y.name === name);
-        if (!c) return;
+        const found = x.charts.find((y) => y.name === name);
+        if (!found) return;
+        const c = redrawn.get(found) || found;
         const prefix = `${path.relative(outDir, x.dir).split(path.sep).join('/') || '.'}/`;
         out.push(figure({ ...c, title: `#${i + 1} ${runLabel(x.results)}: ${c.title || c.name}` }, prefix).replace(/id="chart-/, `id="run${i + 1}-chart-`));
       });

@@ -32,8 +32,9 @@ function predictionBadge(v) {
 const CSS = `
 :root { --fg: #1b1b1b; --muted: #555; --line: #d0d0d0; --yes: #1a7f37; --no: #b42318; --na: #8a6100; }
 * { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); margin: 0 auto; max-width: 1100px; padding: 1.5rem; }
-h1 { font-size: 1.6rem; margin: 0 0 .4rem; } h2 { font-size: 1.25rem; border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin-top: 2rem; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); margin: 0 auto; max-width: 1240px; padding: 1rem 1.5rem; }
+h1 { font-size: 1.45rem; line-height: 1.25; margin: 0 0 .3rem; } h2 { font-size: 1.25rem; border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin: 1.2rem 0 .6rem; }
+header p { margin: .25rem 0; } header .meta, header .muted { font-size: .85rem; }
 h3 { font-size: 1.05rem; margin: 1.4rem 0 .4rem; }
 .meta, .muted { color: var(--muted); } .meta span + span::before { content: " · "; }
 code { font: 0.9em ui-monospace, Menlo, Consolas, monospace; background: #f3f3f3; padding: 0 .2em; border-radius: 3px; word-break: break-word; }
@@ -51,9 +52,14 @@ figure { margin: 1rem 0; break-inside: avoid; } figure svg { max-width: 100%; he
 figcaption { color: var(--muted); font-size: .85rem; }
 dl.env { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; } dl.env dt { font-weight: 600; } dl.env dd { margin: 0; }
 .side { display: flex; flex-wrap: wrap; gap: 1rem; } .side > figure { flex: 1 1 420px; }
+/* Verdicts, legend and the chart answering them on one projector screen (1280x720). */
+div.glance { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 500px); gap: 0 1.5rem; align-items: start; }
+.glance > figure { margin: 0; } table.at-a-glance { font-size: .85rem; margin-top: 0; } table.at-a-glance td, table.at-a-glance th { padding: .1rem .4rem; }
+p.legend.short { font-size: .8rem; line-height: 1.5; margin: .3rem 0; }
+@media (max-width: 1000px) { div.glance { grid-template-columns: minmax(0, 1fr); } }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; } a { color: inherit; } h2, h3 { break-after: avoid; }
-  figure, tr { break-inside: avoid; } .scroll { overflow: visible; }
+  figure, tr { break-inside: avoid; } .scroll { overflow: visible; } div.glance { grid-template-columns: minmax(0, 1fr); }
   table { font-size: 7.5pt; width: 100%; } th, td { padding: 1px 3px; overflow-wrap: anywhere; }
 }
 `;

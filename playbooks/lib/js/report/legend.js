@@ -34,9 +34,15 @@ function lines() {
   ];
 }
 
-// One line for the terminal's summary; report.md and report.html have the rest.
-const SHORT = "REPRODUCED / NOT REPRODUCED: did the article's claim hold on this version; AS PREDICTED / NOT AS PREDICTED: is that what the playbook predicted (NOT AS PREDICTED is the finding); NOT APPLICABLE: not judged, the reason says why";
+// The legend in one line: the terminal's summary and the top of report.html
+// (beside the verdicts); report.md and report.html have the rest.
+const SHORT_PARTS = [
+  [['REPRODUCED', 'NOT REPRODUCED'], "did the article's claim hold on this version"],
+  [['AS PREDICTED', 'NOT AS PREDICTED'], 'is that what the playbook predicted (NOT AS PREDICTED is the finding)'],
+  [['NOT APPLICABLE'], 'not judged, the reason says why'],
+];
+const SHORT = SHORT_PARTS.map(([words, text]) => `${words.join(' / ')}: ${text}`).join('; ');
 
-module.exports = { CLAIM_WORDS, PREDICTION_WORDS, EVIDENCE, SHORT, predictionText, lines };
+module.exports = { CLAIM_WORDS, PREDICTION_WORDS, EVIDENCE, SHORT, SHORT_PARTS, predictionText, lines };
 
 if (require.main === module) process.stdout.write(`${process.argv[2] === '--short' ? SHORT : lines().join('\n')}\n`);

@@ -170,7 +170,19 @@ function exists(dir, rel) {
   }
 }
 
+// The charts that answer a claim (pb::chart --answers), in the verdicts'
+// order; a report whose charts declare none (an older results.json) shows its
+// first drawn chart there, as a person would rather look first.
+function answeringCharts(r, charts) {
+  const drawn = charts.filter((c) => c.svg);
+  const ids = (r.verdicts || []).map((v) => v.id);
+  const rank = (c) => Math.min(...(c.answers || []).map((id) => (ids.includes(id) ? ids.indexOf(id) : ids.length)));
+  const answering = drawn.filter((c) => (c.answers || []).length).sort((a, b) => rank(a) - rank(b));
+  if (answering.length) return answering;
+  return drawn.slice(0, 1);
+}
+
 module.exports = {
   VERDICTS, PREDICTIONS, predictionCounts, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
-  sourceLabel, verdictCounts, verdictSummary, runSummary, stageLabel, cellText, gib, hostLine, cpuLine, exists,
+  sourceLabel, verdictCounts, verdictSummary, runSummary, stageLabel, answeringCharts, cellText, gib, hostLine, cpuLine, exists,
 };

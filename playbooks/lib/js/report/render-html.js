@@ -1,26 +1,60 @@
 'use strict';
 // report.html: the report as a self-contained page (inline CSS and SVG, links
-// only to files of the folder): title and claim, verdicts, environment, then
-// what was done, every table and every chart.
+// only to files of the folder): title and claim, the verdicts with the charts
+// that answer them, environment, what was done, the other charts, then every
+// table in full.
 
 const m = require('./model');
 const { esc, inline, verdictBadge, predictionBadge, page, td } = require('./html');
 const legend = require('./legend');
 const { VERDICT_HEAD } = require('./render-md');
 
+// The verdicts at a glance: the claim and its two answers, one line each, so
+// that they, the legend and the chart answering them fit one projector screen.
+// The version column only where the run compared several.
+function verdictGlance(r) {
+  const versions = new Set(r.verdicts.map((v) => v.version));
+  const many = versions.size > 1;
+  const rows = r.verdicts.map((v) => `<tr><td>${esc(v.claim)}</td>${many ? `<td>${esc(m.shortVersionLabel(r, v.version))}</td>` : ''}`
+    + `<td>${verdictBadge(v.verdict)}</td><td>${predictionBadge(v)}</td></tr>`);
+  return `<table class="verdicts at-a-glance"><thead><tr><th>claim</th>${many ? '<th>version</th>' : ''}${VERDICT_HEAD.slice(2).map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>`;
+}
+
+// Each verdict with what was expected and observed, its evidence and reason.
 function verdictTable(r) {
-  if (!(r.verdicts || []).length) {
-    return `<p>No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.</p>`;
-  }
   const rows = r.verdicts.map((v) => `<tr><td>${esc(v.claim)}</td><td>${esc(m.versionLabel(r, v.version))}</td>`
     + `<td>${esc(v.expected)}</td><td>${esc(v.observed)}${v.test ? `<br><code>${esc(v.test)}</code>` : ''}`
     + `${v.evidence && v.evidence.summary ? `<br><span class="muted">evidence: ${esc(v.evidence.summary)}</span>` : ''}</td>`
     + `<td>${verdictBadge(v.verdict)}${v.reason ? `<br>${esc(v.reason)}` : ''}</td><td>${predictionBadge(v)}</td></tr>`);
-  return `<div class="scroll"><table class="verdicts"><thead><tr><th>claim</th><th>version</th>${VERDICT_HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
+  return `<div class="scroll"><table class="verdicts details"><thead><tr><th>claim</th><th>version</th>${VERDICT_HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table></div>
-${legendHtml()}`;
+</tbody></table></div>`;
+}
+
+// Verdicts at a glance and the legend in a line beside the first answering
+// chart, then the other answering charts, every verdict in detail and the
+// whole legend.
+function verdictSection(r, answering) {
+  if (!(r.verdicts || []).length) {
+    const none = `<p>No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.</p>`;
+    return ['<section id="verdicts"><h2>Verdicts</h2>', none, ...answering.map((c) => figure(c, '', r)), '</section>'].join('\n');
+  }
+  const [first, ...rest] = answering;
+  return ['<section id="verdicts"><h2>Verdicts</h2>',
+    `<div class="glance"><div>${verdictGlance(r)}\n${shortLegendHtml()}</div>${first ? `\n${figure(first, '', r)}` : ''}</div>`,
+    rest.length ? `<div class="side">${rest.map((c) => figure(c, '', r)).join('\n')}</div>` : '',
+    '<h3>Each verdict in detail</h3>', verdictTable(r), legendHtml(), '</section>'].filter(Boolean).join('\n');
+}
+
+// The one-line legend beside the verdicts, its words as the badges they explain.
+function shortLegendHtml() {
+  const badge = (w) => (legend.CLAIM_WORDS.some(([c]) => c === w) ? verdictBadge(w) : predictionBadge({ prediction: w }));
+  const parts = legend.SHORT_PARTS.map(([words, text]) => `${words.map(badge).join(' / ')}: ${esc(text)}`);
+  return `<p class="legend short">${parts.join('; ')}. In full: under the verdicts in detail.</p>`;
 }
 
 function legendHtml() {
@@ -63,11 +97,13 @@ ${body.join('\n')}
 </section>`;
 }
 
-function figure(c, prefix = '') {
+// A chart's figure; given the report, its caption names the claims it answers.
+function figure(c, prefix = '', r = null) {
   if (!c.svg) return `<figure class="chart missing" id="chart-${esc(c.name)}"><figcaption>Chart ${esc(c.name)}: not drawn: ${esc(c.error)}.</figcaption></figure>`;
+  const claims = r ? [...new Set((r.verdicts || []).filter((v) => (c.answers || []).includes(v.id)).map((v) => v.claim))] : [];
   return `<figure class="chart" id="chart-${esc(c.name)}" data-chart="${esc(c.name)}">
 ${c.svg}
-<figcaption>${esc(c.title || c.name)}. Spec: <a href="${esc(prefix)}charts/${esc(c.name)}.vl.json">charts/${esc(c.name)}.vl.json</a> (Vega-Lite), image: <a href="${esc(prefix)}charts/${esc(c.name)}.svg">charts/${esc(c.name)}.svg</a></figcaption>
+<figcaption>${claims.length ? `Answers: ${claims.map((t) => `<q>${esc(t)}</q>`).join(', ')}. ` : ''}${esc(c.title || c.name)}. Spec: <a href="${esc(prefix)}charts/${esc(c.name)}.vl.json">charts/${esc(c.name)}.vl.json</a> (Vega-Lite), image: <a href="${esc(prefix)}charts/${esc(c.name)}.svg">charts/${esc(c.name)}.svg</a></figcaption>
 </figure>`;
 }
 
@@ -83,7 +119,8 @@ function renderHtml(r, charts, dir) {
   if (product) {
     out.push(`<p class="warning"><strong>Measured on ${esc(product.product)} ${esc(product.version)}, not on MongoDB</strong> (it answers buildInfo as MongoDB ${esc(product.reportsAs)}): every verdict below is about ${esc(product.product)}.</p>`);
   }
-  out.push('<section id="verdicts"><h2>Verdicts</h2>', verdictTable(r), '</section>');
+  const answering = m.answeringCharts(r, charts);
+  out.push(verdictSection(r, answering));
   out.push('<section id="environment"><h2>Environment</h2>', environment(r), '</section>');
   out.push('<section id="done"><h2>What was done</h2><ul>');
   for (const s of r.stages || []) out.push(`<li>${esc(s.name)}${s.label ? ` (${esc(m.stageLabel(r, s.label))})` : ''}: ${esc(s.seconds)} s</li>`);
@@ -95,9 +132,10 @@ function renderHtml(r, charts, dir) {
     out.push('</ul>');
   }
   out.push('</section>');
+  const more = charts.filter((c) => !answering.includes(c));
+  if (more.length) out.push(`<section id="charts"><h2>${answering.length ? 'More charts' : 'Charts'}</h2>`, ...more.map((c) => figure(c, '', r)), '</section>');
   const names = Object.keys(r.tables || {}).sort();
   if (names.length) out.push('<section id="tables"><h2>Tables</h2>', ...names.map((n) => htmlTable(n, r.tables[n], dir, r)), '</section>');
-  if (charts.length) out.push('<section id="charts"><h2>Charts</h2>', ...charts.map((c) => figure(c)), '</section>');
   if ((r.logExcerpts || []).length) {
     out.push('<section id="logs"><h2>Log excerpts</h2><ul>');
     for (const e of r.logExcerpts) {

@@ -18,6 +18,14 @@ function mdTable(table, results) {
 // The verdict columns after claim and version, shared with report.html.
 const VERDICT_HEAD = ['expected for this version', 'observed', "the article's claim", 'as predicted?'];
 
+// A chart as Markdown lines: its image and the spec to restyle it.
+function mdChart(c) {
+  const out = ['', `### ${c.title || c.name}`, ''];
+  if (c.svg) out.push(`![${c.name}](charts/${c.name}.svg)`, '', `Spec: [charts/${c.name}.vl.json](charts/${c.name}.vl.json) (Vega-Lite: open it in the Vega editor or change it and run playbooks/report)`);
+  else out.push(`Chart ${c.name}: not drawn: ${c.error}.`);
+  return out;
+}
+
 function renderMarkdown(results, charts, dir) {
   const r = results;
   const env = r.environment || {};
@@ -41,6 +49,8 @@ function renderMarkdown(results, charts, dir) {
   } else {
     out.push(`No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.`);
   }
+  const answering = m.answeringCharts(r, charts);
+  if (answering.length) out.push('', '## What the measurements show', ...answering.flatMap(mdChart));
   out.push('', '## Environment', '');
   out.push(`- Host: ${m.hostLine(host) || 'not recorded'}`);
   out.push(`- CPU: ${m.cpuLine(host) || 'not recorded'}`);
@@ -58,6 +68,8 @@ function renderMarkdown(results, charts, dir) {
     out.push('', 'Server parameters changed during the run (restored at cleanup):', '');
     for (const k of r.knobs) out.push(`- \`${k.name}\`: ${JSON.stringify(k.old)} -> ${JSON.stringify(k.new)}${k.target ? ` on ${k.target}` : ''}`);
   }
+  const more = charts.filter((c) => !answering.includes(c));
+  if (more.length) out.push('', `## ${answering.length ? 'More charts' : 'Charts'}`, ...more.flatMap(mdChart));
   const names = Object.keys(r.tables || {}).sort();
   if (names.length) {
     out.push('', '## Tables');
@@ -66,14 +78,6 @@ function renderMarkdown(results, charts, dir) {
       out.push('', `### ${t.title}`, '');
       if (t.source) out.push(`*${m.sourceLabel(t)}*`, '');
       out.push(...mdTable(t, r), '', `Data: [${name}.csv](${name}.csv)`);
-    }
-  }
-  if (charts.length) {
-    out.push('', '## Charts');
-    for (const c of charts) {
-      out.push('', `### ${c.title || c.name}`, '');
-      if (c.svg) out.push(`![${c.name}](charts/${c.name}.svg)`, '', `Spec: [charts/${c.name}.vl.json](charts/${c.name}.vl.json) (Vega-Lite: open it in the Vega editor or change it and run playbooks/report)`);
-      else out.push(`Chart ${c.name}: not drawn: ${c.error}.`);
     }
   }
   if ((r.logExcerpts || []).length) {

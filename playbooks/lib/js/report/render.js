@@ -10,10 +10,13 @@ const charts = require('./charts');
 const { renderMarkdown } = require('./render-md');
 const { renderHtml } = require('./render-html');
 
+// Every chart of a report; charts of the same quantity (two versions' curves)
+// share their y scale.
 async function renderCharts(results) {
   const out = [];
   for (const c of results.charts || []) out.push(await charts.render(c, results));
-  return out;
+  const shared = await charts.shareYScales(out.map((drawn) => ({ drawn, results })));
+  return out.map((c) => shared.get(c) || c);
 }
 
 function writeAtomic(file, text) {
