@@ -249,6 +249,19 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   assert_line --regexp '^7\.0\.12 +change-stream-resume +already installed, does not start +.* cannot start on this system: the loader cannot find libcrypto\.so\.1\.1 .*setup/libssl11\.sh'
 }
 
+@test "--prepare: for a sharded playbook, mongos must start too" {
+  use_fake_m
+  fake_m_installed 7.0.12
+  # A mongos the loader refuses, beside a mongod that starts.
+  # shellcheck disable=SC2016 # $0 is the stand-in's own
+  printf '#!/bin/sh\necho "$0: error while loading shared libraries: libssl.so.3: cannot open shared object file: No such file or directory" >&2\nexit 127\n' \
+    >"${M_PREFIX}/m/versions/7.0.12/bin/mongos"
+  chmod +x "${M_PREFIX}/m/versions/7.0.12/bin/mongos"
+  run "$CHECK" --prepare --mongodb-version 7.0 routing-refresh
+  [ "$status" -eq 1 ]
+  assert_line --regexp '^7\.0\.12 +routing-refresh +already installed, does not start +.*/bin/mongos cannot start on this system: the loader cannot find libssl\.so\.3 '
+}
+
 @test "--prepare: a missing tool is a row naming it, and exit 1" {
   use_fake_m
   fake_m_installed 7.0.12
