@@ -289,7 +289,7 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   FAKE_M_RELEASES="8.0.4" run "$CHECK" --offline --mongodb-version 7.0,8.0 change-stream-resume
   [ "$status" -eq 1 ]
   assert_line --regexp '^MongoDB 8\.0 +change-stream-resume +NOT INSTALLED +playbooks/check --prepare --mongodb-version 7\.0,8\.0 change-stream-resume$'
-  assert_line --regexp '^plan +change-stream-resume +its plan needs the network: env .* m --stable 8\.0 +playbooks/check --prepare '
+  assert_line --regexp '^plan +change-stream-resume +its plan needs the network: m --stable 8\.0 +playbooks/check --prepare --mongodb-version 7\.0,8\.0 change-stream-resume$'
 }
 
 @test "--prepare and --offline exclude each other" {
