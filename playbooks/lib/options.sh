@@ -226,13 +226,19 @@ pb::given() {
 
 # Checks between common options, after parsing.
 pb::_check_common_options() {
-  local v
+  local v uri=--uri
+  # A --uri with a password is better kept off the process list (ps shows
+  # every command line): DBA_LAB_URI stands for it (playbooks/check uses it).
+  if [[ -z "$PB_URI" && -n "${DBA_LAB_URI:-}" ]]; then
+    PB_URI=$DBA_LAB_URI
+    uri="--uri (from DBA_LAB_URI)"
+  fi
   if [[ -n "$PB_URI" ]]; then
-    [[ "$PB_URI" =~ ^mongodb(\+srv)?:// ]] || pb::usage_error "--uri must start with mongodb:// or mongodb+srv://, got '${PB_URI}'"
+    [[ "$PB_URI" =~ ^mongodb(\+srv)?:// ]] || pb::usage_error "${uri} must start with mongodb:// or mongodb+srv://, got '${PB_URI}'"
     for v in --mongodb-version --binarypath --dir --port; do
-      if pb::given "$v"; then pb::usage_error "--uri runs against an existing deployment: ${v} does not apply"; fi
+      if pb::given "$v"; then pb::usage_error "${uri} runs against an existing deployment: ${v} does not apply"; fi
     done
-    [[ "${PB_SUPPORTS_URI:-1}" == 1 ]] || pb::usage_error "--uri is not supported by this playbook: ${PB_URI_UNSUPPORTED_WHY:-it must launch its own cluster}"
+    [[ "${PB_SUPPORTS_URI:-1}" == 1 ]] || pb::usage_error "${uri} is not supported by this playbook: ${PB_URI_UNSUPPORTED_WHY:-it must launch its own cluster}"
   fi
   if [[ -n "$PB_BINARYPATH" ]] && pb::given --mongodb-version; then
     pb::usage_error "--binarypath and --mongodb-version exclude each other: the binaries in the folder decide the version"

@@ -105,12 +105,12 @@ with_fixtures() {
 beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/reports/beta-lab"
 }
 
-@test "the table: playbook, version, status, wall time, verdicts from results.json, report path" {
+@test "the table: playbook, version, status, wall time, verdicts from results.json, report path, why" {
   run with_fixtures "$CHECK" --mongodb-version 7.0 --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]
-  assert_line --regexp '^playbook +version +status +wall +verdicts +report$'
+  assert_line --regexp '^playbook +version +status +wall +verdicts +report +why$'
   assert_line --regexp "^alpha-lab +7\.0 +done +[0-9]+ s +1 NOT APPLICABLE, 1 REPRODUCED +${WORKDIR}/reports/alpha-lab/report\.html$"
-  assert_line --regexp "^beta-lab +7\.0 +FAILED \(exit 1\) +[0-9]+ s +none +${WORKDIR}/reports/beta-lab/report\.html$"
+  assert_line --regexp "^beta-lab +7\.0 +FAILED \(exit 1\) +[0-9]+ s +none +${WORKDIR}/reports/beta-lab/report\.html +command failed: false \(exit 1\) in stage run$"
   # The table is kept beside the reports.
   run cat "${WORKDIR}/reports/check.txt"
   assert_success
@@ -120,7 +120,7 @@ beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/report
 @test "a playbook that fails makes the check exit 1 and say what to read" {
   run with_fixtures "$CHECK" --playbooks beta-lab --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]
-  assert_line 'not every playbook ran: read its log (the report column) before the class'
+  assert_line 'not every playbook ran: the why column says why, its log (the report column) says more'
   [ -s "${WORKDIR}/reports/beta-lab.log" ]
 }
 
@@ -139,4 +139,201 @@ beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/report
   run grep -c '==> preflight' "${WORKDIR}/reports/alpha-lab.log"
   assert_success
   assert_output 1
+}
+
+@test "a playbook stopped by its preflight: the why column gives its own one line" {
+  # A report folder that is not empty is one of preflight's refusals.
+  mkdir -p "${WORKDIR}/reports/alpha-lab"
+  : >"${WORKDIR}/reports/alpha-lab/old-report.md"
+  run with_fixtures "$CHECK" --playbooks alpha-lab --report-dir "${WORKDIR}/reports"
+  [ "$status" -eq 1 ]
+  assert_line --regexp "^alpha-lab +8\\.0 +preflight failed \\(exit 3\\) +[0-9]+ s +none +${WORKDIR}/reports/alpha-lab\\.log +--report-dir ${WORKDIR}/reports/alpha-lab exists and is not empty: give a new or empty directory$"
+}
+
+# --uri: a class server. Port 9 (discard) has no MongoDB: each playbook's
+# preflight stops at it, which shows the URI reached the playbook.
+CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
+
+@test "--uri: each playbook gets the URI in DBA_LAB_URI, not on its command line" {
+  run with_fixtures "$CHECK" --uri "$CLASS_URI" --playbooks alpha-lab --report-dir "${WORKDIR}/reports"
+  [ "$status" -eq 1 ]
+  assert_line --regexp "^alpha-lab +the --uri server +preflight failed \\(exit 3\\) .* cannot reach --uri mongodb://trainer:\\*\\*\\*@127\\.0\\.0\\.1:9/\\?authSource=admin: "
+  run cat "$CHECK_FIXTURE_ARGS"
+  assert_success
+  assert_output "alpha-lab --scale tiny --yes --report-dir ${WORKDIR}/reports/alpha-lab"
+}
+
+@test "--uri: the password is shown as *** on screen, in the table and in the logs" {
+  run with_fixtures "$CHECK" --uri "$CLASS_URI" --report-dir "${WORKDIR}/reports"
+  [ "$status" -eq 1 ]
+  assert_output --partial 'mongodb://trainer:***@127.0.0.1:9/'
+  refute_output --partial 's3cret'
+  run grep -rl s3cret "${WORKDIR}/reports"
+  [ "$status" -eq 1 ]
+}
+
+@test "--uri: a playbook that refuses --uri is skipped with its reason, not failed" {
+  run with_fixtures "$CHECK" --uri "$CLASS_URI" --playbooks beta-lab --report-dir "${WORKDIR}/reports"
+  assert_success
+  assert_line --regexp '^beta-lab +- +skipped +- +- +- +takes no --uri: it fails on purpose$'
+  assert_line 'all 0 playbook(s) ran to their report; 1 skipped (the why column says why)'
+  [ ! -e "$CHECK_FIXTURE_ARGS" ]
+}
+
+@test "--uri --dry-run: the plans run in --uri mode; refusing playbooks say why" {
+  run with_fixtures "$CHECK" --uri "$CLASS_URI" --dry-run
+  assert_success
+  assert_line "\$ DBA_LAB_URI=mongodb://trainer:***@127.0.0.1:9/?authSource=admin playbooks/alpha-lab.sh --scale tiny --yes --dry-run"
+  assert_line '### beta-lab: skipped, it takes no --uri: it fails on purpose'
+  refute_output --partial 's3cret'
+}
+
+@test "--uri with --mongodb-version is a usage error" {
+  run --separate-stderr "$CHECK" --uri "$CLASS_URI" --mongodb-version 7.0
+  [ "$status" -eq 2 ]
+  assert_equal "$stderr" "check: --uri runs against an existing deployment: --mongodb-version, --binarypath and --port do not apply (see --help)"
+}
+
+# ---- --prepare and --offline, with the scripted m (tests/fixtures/fake-m):
+# its fake mongod answers --version as 7.0.12.
+
+@test "--prepare installs each version the playbooks need once, and checks that it starts" {
+  use_fake_m
+  FAKE_M_RELEASES="7.0.12" FAKE_M_INSTALL_WORKS=1 run "$CHECK" --prepare --mongodb-version 7.0 change-stream-resume mongodump-raw-bson
+  assert_success
+  assert_line --regexp '^7\.0\.12 +change-stream-resume,mongodump-raw-bson +downloaded, starts +[0-9]+ [KM]B +.*/m/versions/7\.0\.12/bin +-$'
+  assert_line --regexp '^1 version\(s\) downloaded \([0-9]+ [KM]B\), 0 already installed, under '
+  assert_line 'ready: now prove it without the network: playbooks/check --offline --mongodb-version 7.0 change-stream-resume mongodump-raw-bson'
+  run grep -cx '7.0.12' "$FAKE_M_LOG"
+  assert_success
+  assert_output 1
+}
+
+@test "--prepare takes each playbook's default versions" {
+  use_fake_m
+  export FAKE_MONGOD_VERSION=8.0.4
+  FAKE_M_RELEASES="7.0.12 8.0.4" FAKE_M_INSTALL_WORKS=1 run "$CHECK" --prepare change-stream-resume
+  assert_success
+  assert_line --regexp '^8\.0\.4 +change-stream-resume +downloaded, starts '
+  run grep -x '7.0.12' "$FAKE_M_LOG"
+  [ "$status" -eq 1 ]
+}
+
+@test "--prepare does not download a version already installed" {
+  use_fake_m
+  fake_m_installed 7.0.12
+  run "$CHECK" --prepare --mongodb-version 7.0 change-stream-resume
+  assert_success
+  assert_line --regexp '^7\.0\.12 +change-stream-resume +already installed, starts '
+  run grep -Ex '[0-9.]+' "$FAKE_M_LOG"
+  [ "$status" -eq 1 ]
+}
+
+@test "--prepare: a download m could not do is a row with why, and exit 1" {
+  use_fake_m
+  FAKE_M_RELEASES="7.0.12" run "$CHECK" --prepare --mongodb-version 7.0 change-stream-resume
+  [ "$status" -eq 1 ]
+  assert_line --regexp '^7\.0\.12 +change-stream-resume +FAILED +- +m could not install MongoDB 7\.0\.12 \(m said: .*do not appear to be available.*\): '
+}
+
+@test "--prepare: binaries that do not start here are a row with the loader's reason" {
+  use_fake_m
+  mkdir -p "${M_PREFIX}/m/versions/7.0.12/bin"
+  # What ld.so prints for a build that links OpenSSL 1.1, and its exit status.
+  # shellcheck disable=SC2016 # $0 is the stand-in's own
+  printf '#!/bin/sh\necho "$0: error while loading shared libraries: libcrypto.so.1.1: cannot open shared object file: No such file or directory" >&2\nexit 127\n' \
+    >"${M_PREFIX}/m/versions/7.0.12/bin/mongod"
+  chmod +x "${M_PREFIX}/m/versions/7.0.12/bin/mongod"
+  run "$CHECK" --prepare --mongodb-version 7.0.12 change-stream-resume
+  [ "$status" -eq 1 ]
+  assert_line --regexp '^7\.0\.12 +change-stream-resume +already installed, does not start +.* cannot start on this system: the loader cannot find libcrypto\.so\.1\.1 .*setup/libssl11\.sh'
+}
+
+@test "--prepare: for a sharded playbook, mongos must start too" {
+  use_fake_m
+  fake_m_installed 7.0.12
+  # A mongos the loader refuses, beside a mongod that starts.
+  # shellcheck disable=SC2016 # $0 is the stand-in's own
+  printf '#!/bin/sh\necho "$0: error while loading shared libraries: libssl.so.3: cannot open shared object file: No such file or directory" >&2\nexit 127\n' \
+    >"${M_PREFIX}/m/versions/7.0.12/bin/mongos"
+  chmod +x "${M_PREFIX}/m/versions/7.0.12/bin/mongos"
+  run "$CHECK" --prepare --mongodb-version 7.0 routing-refresh
+  [ "$status" -eq 1 ]
+  assert_line --regexp '^7\.0\.12 +routing-refresh +already installed, does not start +.*/bin/mongos cannot start on this system: the loader cannot find libssl\.so\.3 '
+}
+
+@test "--prepare: a missing tool is a row naming it, and exit 1" {
+  use_fake_m
+  fake_m_installed 7.0.12
+  printf '#!/bin/sh\necho "TOOL STATUS"\necho "mlaunch       required  MISSING  -  run ./setup/install.sh"\nexit 1\n' >"${BATS_TEST_TMPDIR}/setup"
+  chmod +x "${BATS_TEST_TMPDIR}/setup"
+  DBA_LAB_SETUP="${BATS_TEST_TMPDIR}/setup" run "$CHECK" --prepare --mongodb-version 7.0 change-stream-resume
+  [ "$status" -eq 1 ]
+  assert_line --regexp '^tools +setup/install\.sh --check +MISSING +- +mlaunch +\./setup/install\.sh$'
+}
+
+@test "--offline passes when every version is installed and starts and no plan downloads" {
+  use_fake_m
+  fake_m_installed 7.0.12
+  run "$CHECK" --offline --mongodb-version 7.0 change-stream-resume mongodump-raw-bson
+  assert_success
+  assert_line --regexp '^MongoDB 7\.0\.12 +change-stream-resume,mongodump-raw-bson +ok: installed, starts +-$'
+  assert_line --regexp '^plan +change-stream-resume +ok: --dry-run needs no download +-$'
+  assert_line --regexp '^plan +mongodump-raw-bson +ok: --dry-run needs no download +-$'
+  assert_line 'ready: every version is installed and starts, every tool is there, and no plan downloads anything'
+}
+
+@test "--offline fails on a missing version and names the command that fixes it" {
+  use_fake_m
+  fake_m_installed 7.0.12
+  FAKE_M_RELEASES="8.0.4" run "$CHECK" --offline --mongodb-version 7.0,8.0 change-stream-resume
+  [ "$status" -eq 1 ]
+  assert_line --regexp '^MongoDB 8\.0 +change-stream-resume +NOT INSTALLED +playbooks/check --prepare --mongodb-version 7\.0,8\.0 change-stream-resume$'
+  assert_line --regexp '^plan +change-stream-resume +its plan needs the network: m --stable 8\.0 +playbooks/check --prepare --mongodb-version 7\.0,8\.0 change-stream-resume$'
+}
+
+@test "--prepare and --offline exclude each other" {
+  run --separate-stderr "$CHECK" --prepare --offline
+  [ "$status" -eq 2 ]
+  assert_equal "$stderr" "check: --prepare and --offline exclude each other: prepare with the network, then check offline (see --help)"
+}
+
+# ---- The real m (tests/fixtures/m-lane): its curl serves a local download
+# site holding 7.0.12, on an Ubuntu 22.04 persona; the tool chain check is
+# setup's in the main checkout (the lane's checkout holds only m and links).
+
+# lane: the lane's checkout, m and site first on PATH; LAB is its check.
+lane() {
+  load m_lane_helper
+  m_lane_site "${BATS_TEST_TMPDIR}/site" linux-x86_64-ubuntu2204-7.0.12
+  m_lane_checkout "${BATS_TEST_TMPDIR}/lab"
+  # The plans' dry runs load the snippets (seedCollection's estimate).
+  ln -s "${DBA_LAB_ROOT}/snippets" "${DBA_LAB_ROOT}/package.json" "${BATS_TEST_TMPDIR}/lab/"
+  use_persona ubuntu-22.04
+  use_m_lane "${BATS_TEST_TMPDIR}/site" "${BATS_TEST_TMPDIR}/lab"
+  export DBA_LAB_SETUP="${DBA_LAB_ROOT}/setup/install.sh"
+  LAB="${BATS_TEST_TMPDIR}/lab/playbooks/check"
+}
+
+@test "--offline with the real m: nothing installed fails, and m never reached the site" {
+  lane
+  run "$LAB" --offline --mongodb-version 7.0 change-stream-resume
+  [ "$status" -eq 1 ]
+  assert_line --regexp '^MongoDB 7\.0 +change-stream-resume +NOT INSTALLED +playbooks/check --prepare --mongodb-version 7\.0 change-stream-resume$'
+  [ ! -s "$M_LANE_CURL_LOG" ]
+}
+
+@test "--prepare then --offline with the real m: downloaded once, then ready with no network" {
+  lane
+  run "$LAB" --prepare --mongodb-version 7.0 change-stream-resume
+  assert_success
+  assert_line --regexp '^7\.0\.12 +change-stream-resume +downloaded, starts '
+  run grep -cE '^-sSLf https?://fastdl\.mongodb\.org/linux/mongodb-linux-x86_64-ubuntu2204-7\.0\.12\.tgz' "$M_LANE_CURL_LOG"
+  assert_success
+  assert_output 1
+  : >"$M_LANE_CURL_LOG"
+  run "$LAB" --offline --mongodb-version 7.0 change-stream-resume
+  assert_success
+  assert_line --regexp '^MongoDB 7\.0\.12 +change-stream-resume +ok: installed, starts +-$'
+  [ ! -s "$M_LANE_CURL_LOG" ]
 }

@@ -106,6 +106,12 @@ setup() {
   assert_equal "$stderr" "demo-lab: --uri runs against an existing deployment: --port does not apply (see --help)"
 }
 
+@test "DBA_LAB_URI stands for --uri, and an error names it" {
+  DBA_LAB_URI=mongodb://localhost:1/ run --separate-stderr "$DEMO" --port 30000
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --uri (from DBA_LAB_URI) runs against an existing deployment: --port does not apply (see --help)"
+}
+
 @test "--help lists --uri where the playbook takes it" {
   run "$DEMO" --help
   assert_success
