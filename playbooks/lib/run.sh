@@ -114,8 +114,11 @@ pb::_show_failure_tail() {
 # exit handler runs), numbered across the whole run, subshells included (hence
 # a file, not a variable): what the walk counts and names each N by.
 # With DBA_LAB_FAILPOINT=N as well (a positive number), the playbook gets
-# SIGINT just before its Nth command, as a Ctrl-C would deliver it. Either
-# variable alone, or an N that is not a number, does nothing.
+# SIGINT just before its Nth command, as a Ctrl-C would deliver it; with
+# DBA_LAB_FAILPOINT=match:ERE, before the first command whose
+# "WHERE<TAB>command" matches ERE (its N goes to FILE.fired): a run's command
+# count varies by one or two (retries, polling), a command's name does not.
+# Either variable alone, or a value of neither form, does nothing.
 pb::_failpoint() {
   local record="${DBA_LAB_FAILPOINT_RECORD:-}" at="${DBA_LAB_FAILPOINT:-}" n=1 where line
   [[ -n "$record" ]] || return 0
@@ -125,6 +128,9 @@ pb::_failpoint() {
   line=$(pb::redact "$(pb::quote "$@")")
   printf '%d\t%s\t%s\n' "$n" "$where" "${line//$'\n'/\\n}" >>"$record"
   if [[ "$at" =~ ^[1-9][0-9]{0,8}$ ]] && ((n == at)); then
+    pb::_failpoint_sigint
+  elif [[ "$at" == match:?* && ! -e "${record}.fired" && "${where}"$'\t'"${line}" =~ ${at#match:} ]]; then
+    printf '%d\n' "$n" >"${record}.fired"
     pb::_failpoint_sigint
   fi
 }
