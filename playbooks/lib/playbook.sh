@@ -261,12 +261,8 @@ pb::_call_stage() {
 pb::_run_version() {
   local i="$1" label
   PB_VERSION=${PB_RESOLVED[$i]}
-  label=$PB_VERSION
-  # FerretDB answers buildInfo with a MongoDB version it only imitates: the
-  # stage headers name the server the --uri preflight found.
-  if pb::uri_mode; then
-    label=$(jq -r --arg v "$PB_VERSION" 'if (type == "object") and .ferretdb then "FerretDB \(.ferretdb)" else $v end' <<<"${PB_SERVER_INFO:-null}")
-  fi
+  # Stage headers name the server the --uri preflight found.
+  label=$(pb::server_label "$PB_VERSION")
   # Per-version settings (e.g. PB_MONGOD_ARGS that only some versions need).
   if declare -F playbook_version >/dev/null; then playbook_version; fi
   pb::stage launch "$label"

@@ -115,18 +115,26 @@ pb::check() {
   done <<<"$out"
 }
 
+# pb::server_label VERSION: VERSION, or "FerretDB vX" where the --uri server
+# is FerretDB and VERSION is the MongoDB version it answers buildInfo with
+# (a version it only imitates never stands alone).
+pb::server_label() {
+  jq -rn --arg v "$1" --argjson server "${PB_SERVER_INFO:-null}" '
+    if ($server | type) == "object" and $server.ferretdb and $v == $server.version
+    then "FerretDB \($server.ferretdb)" else $v end'
+}
+
 # One verdict record on the terminal: the claim's word and the prediction
 # (coloured by the prediction: whether the claim held is no good or bad
 # news), the version as the report names it, and what it was judged on.
 pb::_verdict_line() {
-  local record="$1" word prediction text
+  local record="$1" word prediction text version
   word=$(jq -r '.verdict' <<<"$record")
   prediction=$(jq -r '.prediction // ""' <<<"$record")
-  text=$(jq -r --argjson server "${PB_SERVER_INFO:-null}" '
-    (if .version == "" then ""
-     elif ($server | type) == "object" and $server.ferretdb and .version == $server.version then " [FerretDB \($server.ferretdb)]"
-     else " [\(.version)]" end) as $v
-    | if .verdict == "NOT APPLICABLE"
+  version=$(jq -r '.version' <<<"$record")
+  [[ -z "$version" ]] || version=" [$(pb::server_label "$version")]"
+  text=$(jq -r --arg v "$version" '
+    if .verdict == "NOT APPLICABLE"
       then "\(.claim)\($v): \(.reason)\(if .observed != "" then " (observed \(.observed))" else "" end)"
       else "\(.claim)\($v) (expected \(.expected), observed \(.observed)\(if .reason != "" then "; \(.reason)" else "" end)\(if .evidence.summary then "; evidence: \(.evidence.summary)" else "" end))"
       end' <<<"$record")
