@@ -29,9 +29,7 @@ setup() {
   RUN_DIR="${LABS}/run"
   OBSERVATIONS="${BATS_TEST_TMPDIR}/observations"
   OUT="${BATS_TEST_TMPDIR}/out"
-  PORT=$(free_port_base)
-  # Keep clear of the ephemeral port the kernel just gave back.
-  PORT=$(( (PORT % 20000) + 30000 ))
+  PORT=$(lane_port_base)
 }
 
 teardown() {

@@ -12,6 +12,14 @@ free_port_base() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# A first port for a lane's servers: from a free ephemeral port, moved into
+# 30000-49999, clear of the ephemeral port the kernel just gave back.
+lane_port_base() {
+  local port
+  port=$(free_port_base)
+  printf '%d\n' $(((port % 20000) + 30000))
+}
+
 # The "$ command" lines of a plan, with the run's own paths replaced.
 plan_lines() {
   grep '^\$ ' | sed -E \

@@ -18,8 +18,7 @@ setup() {
   DB="${BATS_TEST_TMPDIR}/db"
   LOG="${BATS_TEST_TMPDIR}/mongod.log"
   mkdir -p "$DB"
-  PORT=$(free_port_base)
-  PORT=$(( (PORT % 20000) + 30000 ))
+  PORT=$(lane_port_base)
 }
 
 teardown() {

@@ -22,8 +22,7 @@ setup() {
   # Something the run did not create, beside what it does.
   printf 'mine\n' >"${LABS}/notes.txt"
   REPORT="${BATS_TEST_TMPDIR}/report"
-  PORT=$(free_port_base)
-  PORT=$(( (PORT % 20000) + 30000 ))
+  PORT=$(lane_port_base)
 }
 
 teardown() {
