@@ -188,3 +188,18 @@ build_of() {
   assert_failure 3
   assert_regex "$stderr" 'cannot find libcrypto\.so\.1\.1 .*, or run \./setup/libssl11\.sh \(it puts OpenSSL 1\.1 into \.tools/lib, for the servers only\)$'
 }
+
+@test "table: the builds tried per distro are m's own, as setup patches it, for every distro the table knows" {
+  local m="${BATS_TEST_TMPDIR}/m" distro want got
+  cp "${DBA_LAB_ROOT}/node_modules/m/bin/m" "$m"
+  run "${DBA_LAB_ROOT}/setup/patch-m.sh" "$m"
+  assert_success
+  # m's distro map itself (its one `case "$distro"` block), run as a function.
+  eval "m_distros() { local distro=\"\$1\" distros; $(awk '/^  case "\$distro" in$/{f=1} f{print} f&&/^  esac$/{exit}' "$m"); printf '%s' \"\$distros\"; }"
+  for distro in debian-7 debian-8 debian-9 debian-10 debian-11 debian-12 debian-13 \
+    ubuntu-18.04 ubuntu-20.04 ubuntu-22.04 ubuntu-24.04 ubuntu-26.04 linuxmint-20.3 linuxmint-21.1; do
+    want=$(m_distros "$distro")
+    got=$(pb::_m_candidates "$distro")
+    assert_equal "${distro}: ${got}" "${distro}: ${want}"
+  done
+}
