@@ -196,6 +196,19 @@ pb::_canonical() {
   if [[ -n "${head}${tail}" ]]; then printf '%s%s' "$head" "$tail"; else printf /; fi
 }
 
+# pb::_link_target FILE: FILE with its symlinks followed to the file itself
+# (the folder of a command on PATH, not of its link in .tools/bin); readlink -f
+# is missing on older macOS.
+pb::_link_target() {
+  local file="$1" link
+  while [[ -L "$file" ]]; do
+    link=$(readlink "$file")
+    [[ "$link" == /* ]] || link="$(dirname "$file")/${link}"
+    file=$link
+  done
+  printf '%s' "$file"
+}
+
 # --uri: mark the playbook's database as this run's, and drop it at cleanup
 # only while the mark still names this run.
 pb::_claim_uri_database() {
