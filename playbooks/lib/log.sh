@@ -26,8 +26,17 @@ pb::on_terminal() {
   [[ -t "${PB_FD:-1}" ]]
 }
 
+# pb::_utc VAR FORMAT: the UTC time now, strftime FORMAT, into VAR. printf's
+# own %(...)T: a line of output would otherwise start a `date` (a run prints
+# hundreds of lines).
+pb::_utc() {
+  TZ=UTC0 printf -v "$1" "%(${2})T" -1
+}
+
 pb::_clock() {
-  date -u +%H:%M:%S
+  local _clock
+  pb::_utc _clock %H:%M:%S
+  printf '%s' "$_clock"
 }
 
 # mm:ss (or h:mm:ss) since the playbook started, or since $1 (a $SECONDS value).
@@ -41,11 +50,15 @@ pb::elapsed() {
 }
 
 pb::_to_log() {
-  printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" >>"$PB_LOG" 2>/dev/null || true
+  local _stamp
+  pb::_utc _stamp %Y-%m-%dT%H:%M:%SZ
+  printf '%s %s\n' "$_stamp" "$*" >>"$PB_LOG" 2>/dev/null || true
 }
 
 pb::info() {
-  printf '%s%s%s %s\n' "$PB_C_DIM" "$(pb::_clock)" "$PB_C_OFF" "$*" >&"$PB_FD"
+  local _clock
+  pb::_utc _clock %H:%M:%S
+  printf '%s%s%s %s\n' "$PB_C_DIM" "$_clock" "$PB_C_OFF" "$*" >&"$PB_FD"
   pb::_to_log "$*"
 }
 

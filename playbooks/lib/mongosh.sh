@@ -11,29 +11,26 @@ PB_KNOBS_SEEN=0
 # pb::stage_config [KEY=VALUE...]: the JSON mongosh stages receive as
 # globalThis.dbaLabStage (typed values; see lib/js/stage.js).
 pb::stage_config() {
-  local kv keys=() values=()
+  local kv
   for kv in "$@"; do
     [[ "$kv" == *=* ]] || pb::die "stage parameter '${kv}' is not KEY=VALUE"
-    keys+=("${kv%%=*}")
-    values+=("${kv#*=}")
   done
   local scale_pairs=() k
   for k in "${!PB_SCALE[@]}"; do scale_pairs+=("${k}=${PB_SCALE[$k]}"); done
+  # One jq for everything: a stage runs this once per mongosh, and a run
+  # starts dozens (jq's start is most of what this costs).
   jq -nc "${PB_JQ_TYPED}"'
-    def pairs(a): a | map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {(.k): (.v | typed)}) | add // {};
+    def pairs: map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {(.k): (.v | typed)}) | add // {};
+    ($nscale | tonumber) as $n |
     {root: $root, records: $records, playbook: $playbook, dbName: $db, runId: $run,
      version: $version, stage: $stage, scale: $scale, uriMode: ($uri == "1"), target: $target,
-     scaleParams: pairs($scaleKV | fromjson),
-     params: ([range(0; $keys | fromjson | length)] as $i
-              | ($keys | fromjson) as $k | ($vals | fromjson) as $v
-              | reduce $i[] as $n ({}; . + {($k[$n]): ($v[$n] | typed)}))}' \
+     scaleParams: ($ARGS.positional[:$n] | pairs),
+     params: ($ARGS.positional[$n:] | pairs)}' \
     --arg root "$PB_ROOT" --arg records "$PB_RECORDS" --arg playbook "$PB_NAME" \
     --arg db "$PB_DB_NAME" --arg run "$PB_RUN_ID" --arg version "${PB_VERSION:-}" \
     --arg target "${PB_STAGE_TARGET:-}" --arg stage "${PB_CURRENT_STAGE:-}" \
     --arg scale "$PB_SCALE_NAME" --arg uri "$([[ -n "$PB_URI" ]] && printf 1)" \
-    --arg scaleKV "$(jq -nc '$ARGS.positional' --args "${scale_pairs[@]}")" \
-    --arg keys "$(jq -nc '$ARGS.positional' --args "${keys[@]}")" \
-    --arg vals "$(jq -nc '$ARGS.positional' --args "${values[@]}")"
+    --arg nscale "${#scale_pairs[@]}" --args "${scale_pairs[@]}" "$@"
 }
 
 # pb::mongosh_stage [--nodb] [--uri URI] [--progress LABEL] FILE [KEY=VALUE...]
@@ -98,13 +95,17 @@ pb::set_parameter() {
 
 # Reads knob records written since the last call and registers their restore.
 pb::_register_knob_restores() {
-  local target name old
-  [[ -f "$PB_RECORDS" ]] || return 0
-  while IFS=$'\t' read -r target name old; do
+  local knobs=() i target name old
+  # Most stages change no knob: no jq then. stage.js writes JSON.stringify's
+  # "knob" for every one, so a file without that string has none.
+  [[ -f "$PB_RECORDS" ]] && grep -qF '"knob"' "$PB_RECORDS" || return 0
+  mapfile -t knobs < <(jq -r 'select(.type == "knob") | [.target, .name, (.old | tojson)] | @tsv' "$PB_RECORDS")
+  for ((i = PB_KNOBS_SEEN; i < ${#knobs[@]}; i++)); do
+    IFS=$'\t' read -r target name old <<<"${knobs[i]}"
     pb::on_exit "restore ${name} on ${target}" \
       pb::mongosh_stage --uri "$target" "${PB_LIB}/js/set-parameter.js" "name=${name}" "json=${old}" restore=1
-  done < <(jq -r 'select(.type == "knob") | [.target, .name, (.old | tojson)] | @tsv' "$PB_RECORDS" | tail -n "+$((PB_KNOBS_SEEN + 1))")
-  PB_KNOBS_SEEN=$(jq -r 'select(.type == "knob") | .name' "$PB_RECORDS" | wc -l | tr -d ' ')
+  done
+  PB_KNOBS_SEEN=${#knobs[@]}
 }
 
 # pb::hello VAR [URI]: the hello answer (isMaster where hello is missing,
