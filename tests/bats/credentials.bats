@@ -49,3 +49,110 @@ setup() {
   assert_failure
   assert_output --partial "--env expects NAME=VALUE, got 'not a name=x'"
 }
+
+@test "a connection string without a password is every client's argument, as before" {
+  load_framework
+  local env=() args=()
+  pb::connection env args mongosh 'mongodb://u@h/'
+  [[ "${#env[@]}" == 0 && "${args[*]}" == 'mongodb://u@h/' ]]
+  pb::connection env args node 'mongodb://h/'
+  [[ "${#env[@]}" == 0 && "${args[*]}" == '--uri mongodb://h/' ]]
+  pb::connection env args tools 'mongodb://h:27017/?replicaSet=rs0'
+  [[ "${#env[@]}" == 0 && "${args[*]}" == '--uri mongodb://h:27017/?replicaSet=rs0' ]]
+}
+
+@test "with a password, mongosh starts without a connection and connects to the one in its environment" {
+  load_framework
+  local env=() args=()
+  pb::connection env args mongosh "$SECRET"
+  [[ "${env[*]}" == "--env DBA_LAB_CONN_URI=${SECRET}" ]]
+  [[ "${args[*]}" == '--nodb --eval db = connect(process.env.DBA_LAB_CONN_URI)' ]]
+}
+
+@test "with a password, node gets no argument: run.js reads the environment" {
+  load_framework
+  local env=() args=()
+  pb::connection env args node "$SECRET"
+  [[ "${env[*]}" == "--env DBA_LAB_CONN_URI=${SECRET}" && "${#args[@]}" == 0 ]]
+}
+
+@test "with a password, the Database Tools get --uri without it and a 0600 --config file with it, decoded" {
+  load_framework
+  local env=() args=()
+  pb::connection env args tools "mongodb://u:p%40ss'w%25rd@h1,h2/?authSource=admin"
+  [[ "${#env[@]}" == 0 ]]
+  [[ "${args[0]} ${args[1]} ${args[2]}" == '--uri mongodb://u@h1,h2/?authSource=admin --config' ]]
+  [[ "${args[3]}" == "${PB_WORK}/"* ]]
+  run stat -c %a "${args[3]}"
+  assert_success
+  assert_output 600
+  run cat "${args[3]}"
+  assert_success
+  assert_output "password: 'p@ss''w%rd'"
+}
+
+@test "--dry-run writes no password to the Database Tools' file" {
+  load_framework
+  PB_DRY_RUN=1
+  local env=() args=()
+  pb::connection env args tools "$SECRET"
+  [[ ! -s "${args[3]}" ]]
+}
+
+@test "a password is told from a user alone, a port or an @ in the options" {
+  load_framework
+  pb::uri_has_password 'mongodb://u:p@h/'
+  pb::uri_has_password 'mongodb+srv://u:p@cluster0.example.net/'
+  run pb::uri_has_password 'mongodb://u@h:27017/'
+  assert_failure
+  run pb::uri_has_password 'mongodb://h:27017/'
+  assert_failure
+  run pb::uri_has_password 'mongodb://h:27017/?appName=a:b@c'
+  assert_failure
+}
+
+@test "a stage's mongosh arguments (and so its knob records) hold the target redacted" {
+  load_framework
+  local argv="${BATS_TEST_TMPDIR}/argv"
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  # Our own handling only: what the runner hands mongosh, one argument a line.
+  printf '#!/bin/sh\nprintf "%%s\\n" "$@" >%q\n' "$argv" >"${BATS_TEST_TMPDIR}/bin/mongosh"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/mongosh"
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}"
+  PB_CONN_URI=$SECRET
+  printf '(() => {})();\n' >"${BATS_TEST_TMPDIR}/stage.js"
+  run pb::mongosh_stage "${BATS_TEST_TMPDIR}/stage.js"
+  assert_success
+  run grep -cF Pw5ecret "$argv"
+  assert_failure 1
+  run grep -cF '"target":"mongodb://u:***@h/?authMechanism=PLAIN"' "$argv"
+  assert_success
+}
+
+@test "a knob record's redacted target is restored on the real connection" {
+  load_framework
+  local env=() args=()
+  pb::connection env args mongosh "$SECRET"
+  printf '%s\n' '{"type":"knob","target":"mongodb://u:***@h/?authMechanism=PLAIN","name":"notablescan","old":false}' >>"$PB_RECORDS"
+  pb::_register_knob_restores
+  [[ "${PB_CLEANUP_LABELS[-1]}" == 'restore notablescan on mongodb://u:***@h/?authMechanism=PLAIN' ]]
+  [[ "${PB_CLEANUP_CMDS[-1]}" == *"--uri $(printf '%q' "$SECRET") "* ]]
+}
+
+@test "plan of a --uri with a password: faithful and redacted, the password in no command" {
+  run "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --dry-run --uri 'mongodb://u:pw@h/' --compare none \
+    --subscribers 1 --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_success
+  refute_output --partial ':pw@'
+  assert_line --regexp '^\$ DBA_LAB_CONN_URI=mongodb://u:\*\*\*@h/ node [^ ]+/capped-pubsub/run\.js --db dbalab_capped-pubsub '
+  assert_line --regexp "^\\\$ DBA_LAB_CONN_URI=mongodb://u:\*\*\*@h/ mongosh --nodb --eval 'db = connect\(process\.env\.DBA_LAB_CONN_URI\)' --quiet --norc "
+}
+
+@test "plan of a --uri without a password: the connection string stays the clients' argument" {
+  run "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --dry-run --uri 'mongodb://h/' --compare none \
+    --subscribers 1 --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_success
+  refute_output --partial DBA_LAB_CONN_URI
+  assert_line --regexp '^\$ node [^ ]+/capped-pubsub/run\.js --uri mongodb://h/ --db dbalab_capped-pubsub '
+  assert_line --regexp '^\$ mongosh mongodb://h/ --quiet --norc '
+}
