@@ -156,3 +156,18 @@ setup() {
   assert_line --regexp '^\$ node [^ ]+/capped-pubsub/run\.js --uri mongodb://h/ --db dbalab_capped-pubsub '
   assert_line --regexp '^\$ mongosh mongodb://h/ --quiet --norc '
 }
+
+@test "a password in the playbook's own --uri: one warning that says to use DBA_LAB_URI" {
+  run --separate-stderr "$DEMO" --dry-run --uri 'mongodb://u:pw@h/' --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_success
+  assert_regex "$stderr" "warning: the password in --uri is on this playbook's command line, which every local user can read \(ps\) while it runs; give the URI in the environment instead: DBA_LAB_URI='mongodb://u:\*\*\*@h/' demo-lab.sh"
+}
+
+@test "the same URI in DBA_LAB_URI, or one without a password: no warning" {
+  DBA_LAB_URI='mongodb://u:pw@h/' run --separate-stderr "$DEMO" --dry-run --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_success
+  refute_regex "$stderr" 'password in --uri'
+  run --separate-stderr "$DEMO" --dry-run --uri 'mongodb://u@h/' --report-dir "${BATS_TEST_TMPDIR}/report2"
+  assert_success
+  refute_regex "$stderr" 'password in --uri'
+}
