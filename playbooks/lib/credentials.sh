@@ -24,6 +24,14 @@ pb::uri_has_password() {
   [[ "$authority" == *@* && "${authority%@*}" == *:* ]]
 }
 
+# pb::uri_argv_warning PROGRAM URI: what to say when URI, with its password,
+# was given on PROGRAM's own command line (nothing when it has none).
+pb::uri_argv_warning() {
+  pb::uri_has_password "$2" || return 0
+  printf "the password in --uri is on this %s's command line, which every local user can read (ps) while it runs; give the URI in the environment instead: DBA_LAB_URI='%s' %s ... (docs/credentials.md)" \
+    "$([[ "$1" == check ]] && printf check || printf playbook)" "$(pb::redact "$2")" "$1"
+}
+
 # pb::_uri_without_password URI: URI with its user name and no password.
 pb::_uri_without_password() {
   local scheme="${1%%://*}" rest="${1#*://}" user

@@ -238,7 +238,7 @@ pb::_check_common_options() {
     # Its clients never get it on their command lines (credentials.sh), but
     # this playbook's own is readable by every local user for the whole run.
     if [[ "$uri" == --uri ]] && pb::uri_has_password "$PB_URI"; then
-      pb::warn "the password in --uri is on this playbook's command line, which every local user can read (ps) while it runs; give the URI in the environment instead: DBA_LAB_URI='$(pb::redact "$PB_URI")' ${0##*/} ... (docs/credentials.md)"
+      pb::warn "$(pb::uri_argv_warning "${0##*/}" "$PB_URI")"
     fi
     for v in --mongodb-version --binarypath --dir --port; do
       if pb::given "$v"; then pb::usage_error "${uri} runs against an existing deployment: ${v} does not apply"; fi
