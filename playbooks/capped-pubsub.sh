@@ -116,11 +116,12 @@ scenario::raw_dir() {
 }
 
 scenario::sweep() {
-  local mode="$1" collection="$2" n raw
+  local mode="$1" collection="$2" n raw env=() conn=()
   raw=$(scenario::raw_dir)
+  pb::connection env conn node "$PB_CONN_URI"
   for n in "${SCENARIO_POINTS[@]}"; do
-    pb::run --progress "${mode}: ${n} subscriber(s), ${RATE} msg/s for ${SECONDS_PER_POINT} s" \
-      node "${PB_SCENARIO}/run.js" --uri "$PB_CONN_URI" --db "$PB_DB_NAME" --collection "$collection" \
+    pb::run --progress "${mode}: ${n} subscriber(s), ${RATE} msg/s for ${SECONDS_PER_POINT} s" "${env[@]}" \
+      node "${PB_SCENARIO}/run.js" "${conn[@]}" --db "$PB_DB_NAME" --collection "$collection" \
       --mode "$mode" --subscribers "$n" --publishers "$PUBLISHERS" --rate "$RATE" \
       --seconds "$SECONDS_PER_POINT" --run-tag "${mode}-${n}" --pids "$SCENARIO_PIDS" \
       --first-batch "$FIRST_BATCH" --max-await-ms "$MAX_AWAIT_MS" --write-concern "$WRITE_CONCERN" \

@@ -39,7 +39,7 @@ pb::stage_config() {
 # stage changed with stage.setParameter() are restored at cleanup, also when
 # the stage fails.
 pb::mongosh_stage() {
-  local target="${PB_CONN_URI:-}" progress=() file cfg kv rc=0
+  local target="${PB_CONN_URI:-}" progress=() file cfg kv rc=0 env=() conn=()
   while (($#)); do
     case "$1" in
       --nodb) target=--nodb ;;
@@ -57,8 +57,11 @@ pb::mongosh_stage() {
   for kv in "$@"; do
     [[ "$kv" == *=* ]] || pb::die "pb::mongosh_stage ${file}: stage parameter '${kv}' is not KEY=VALUE"
   done
-  cfg=$(PB_STAGE_TARGET=$target pb::stage_config "$@")
-  pb::run "${progress[@]}" mongosh "$target" --quiet --norc \
+  # The stage (and its knob records) sees the target redacted; the knob
+  # restores find the real one again (pb::conn_unredact).
+  cfg=$(PB_STAGE_TARGET=$(pb::redact "$target") pb::stage_config "$@")
+  pb::connection env conn mongosh "$target"
+  pb::run "${progress[@]}" "${env[@]}" mongosh "${conn[@]}" --quiet --norc \
     --eval "globalThis.dbaLabStage = ${cfg}; void 0" "${PB_LIB}/js/stage.js" "$file" || rc=$?
   pb::_register_knob_restores
   return "$rc"
@@ -67,7 +70,7 @@ pb::mongosh_stage() {
 # pb::mongosh_eval VAR [--nodb] [--uri URI] [--read-only] JS: the output of a
 # short script (print EJSON or JSON from it) into VAR.
 pb::mongosh_eval() {
-  local var="$1" target="${PB_CONN_URI:-}" flags=()
+  local var="$1" target="${PB_CONN_URI:-}" flags=() env=() conn=()
   shift
   while (($#)); do
     case "$1" in
@@ -78,7 +81,8 @@ pb::mongosh_eval() {
     esac
     shift
   done
-  pb::capture "${flags[@]}" "$var" mongosh "$target" --quiet --norc --eval "$1"
+  pb::connection env conn mongosh "$target"
+  pb::capture "${flags[@]}" "${env[@]}" "$var" mongosh "${conn[@]}" --quiet --norc --eval "$1"
 }
 
 # pb::set_parameter NAME VALUE [URI]: setParameter on one server (default: the
@@ -103,7 +107,7 @@ pb::_register_knob_restores() {
   for ((i = PB_KNOBS_SEEN; i < ${#knobs[@]}; i++)); do
     IFS=$'\t' read -r target name old <<<"${knobs[i]}"
     pb::on_exit "restore ${name} on ${target}" \
-      pb::mongosh_stage --uri "$target" "${PB_LIB}/js/set-parameter.js" "name=${name}" "json=${old}" restore=1
+      pb::mongosh_stage --uri "$(pb::conn_unredact "$target")" "${PB_LIB}/js/set-parameter.js" "name=${name}" "json=${old}" restore=1
   done
   PB_KNOBS_SEEN=${#knobs[@]}
 }

@@ -235,6 +235,11 @@ pb::_check_common_options() {
   fi
   if [[ -n "$PB_URI" ]]; then
     [[ "$PB_URI" =~ ^mongodb(\+srv)?:// ]] || pb::usage_error "${uri} must start with mongodb:// or mongodb+srv://, got '${PB_URI}'"
+    # Its clients never get it on their command lines (credentials.sh), but
+    # this playbook's own is readable by every local user for the whole run.
+    if [[ "$uri" == --uri ]] && pb::uri_has_password "$PB_URI"; then
+      pb::warn "$(pb::uri_argv_warning "${0##*/}" "$PB_URI")"
+    fi
     for v in --mongodb-version --binarypath --dir --port; do
       if pb::given "$v"; then pb::usage_error "${uri} runs against an existing deployment: ${v} does not apply"; fi
     done

@@ -35,6 +35,8 @@ source "${PB_LIB}/platform.sh"
 source "${PB_LIB}/mlaunch.sh"
 # shellcheck source=playbooks/lib/preflight.sh
 source "${PB_LIB}/preflight.sh"
+# shellcheck source=playbooks/lib/credentials.sh
+source "${PB_LIB}/credentials.sh"
 # shellcheck source=playbooks/lib/mongosh.sh
 source "${PB_LIB}/mongosh.sh"
 # shellcheck source=playbooks/lib/report.sh
@@ -212,15 +214,16 @@ pb::_link_target() {
 # --uri: mark the playbook's database as this run's, and drop it at cleanup
 # only while the mark still names this run.
 pb::_claim_uri_database() {
-  local js
+  local js env=() conn=()
   js="db.getSiblingDB($(jq -nc --arg n "$PB_DB_NAME" '$n')).getCollection('_dbalab_owner').insertOne({_id: 'owner', runId: $(jq -nc --arg r "$PB_RUN_ID" '$r'), playbook: $(jq -nc --arg p "$PB_NAME" '$p'), created: new Date()})"
   pb::on_exit "drop database ${PB_DB_NAME} (created by this run)" pb::_drop_uri_database
-  pb::run --quiet mongosh "$PB_URI" --quiet --norc --eval "$js"
+  pb::connection env conn mongosh "$PB_URI"
+  pb::run --quiet "${env[@]}" mongosh "${conn[@]}" --quiet --norc --eval "$js"
   pb::info "using database ${PB_DB_NAME} on $(pb::redact "$PB_URI")"
 }
 
 pb::_drop_uri_database() {
-  local js
+  local js env=() conn=()
   if ((PB_KEEP)); then
     pb::info "--keep: database ${PB_DB_NAME} stays on the target"
     return 0
@@ -229,7 +232,8 @@ pb::_drop_uri_database() {
   js+="const o = d.getCollection('_dbalab_owner').findOne({_id: 'owner'}); "
   js+="if (o && o.runId === $(jq -nc --arg r "$PB_RUN_ID" '$r')) { d.dropDatabase(); print('dropped ' + d.getName()); } "
   js+="else { print('not dropping ' + d.getName() + ': it was not created by this run'); }"
-  pb::run mongosh "$PB_URI" --quiet --norc --eval "$js"
+  pb::connection env conn mongosh "$PB_URI"
+  pb::run "${env[@]}" mongosh "${conn[@]}" --quiet --norc --eval "$js"
 }
 
 # Creates the report directory and moves the run log into it.

@@ -30,9 +30,16 @@ pb::redact() {
   sed -E 's#(mongodb(\+srv)?://[^:/@ ]+:)[^@ ]*@#\1***@#g' <<<"$1"
 }
 
+# pb::show_cmd [--env NAME=VALUE]... COMMAND [ARG...]: the "$ command" line,
+# with the environment the runner gives the command (--env) in front of it.
 pb::show_cmd() {
-  local line
-  line=$(pb::redact "$(pb::quote "$@")")
+  local line='' kv
+  while [[ "${1:-}" == --env ]]; do
+    kv=$2
+    line+="${kv%%=*}=$(pb::quote "${kv#*=}") "
+    shift 2
+  done
+  line=$(pb::redact "${line}$(pb::quote "$@")")
   if ((PB_DRY_RUN)); then
     printf '$ %s\n' "$line" >&"$PB_FD"
   else
@@ -43,9 +50,15 @@ pb::show_cmd() {
 
 # Runs "$@" in a process group of its own. Output: MODE live (terminal and run
 # log), log (run log only) or FILE:path (stdout to path, stderr to the run log).
+# --env NAME=VALUE (after MODE, repeatable): in the command's environment only.
 pb::_spawn() {
-  local mode="$1"
+  local mode="$1" envs=()
   shift
+  while [[ "${1:-}" == --env ]]; do
+    envs+=("$2")
+    shift 2
+  done
+  if ((${#envs[@]})); then set -- pb::_exec_with_env "${#envs[@]}" "${envs[@]}" "$@"; fi
   set -m
   case "$mode" in
     live) { "$@" 2>&1 </dev/null | tee -a "$PB_LOG" >&"$PB_FD"; } & ;;
@@ -54,6 +67,18 @@ pb::_spawn() {
   esac
   PB_CHILD_PID=$!
   set +m
+}
+
+# pb::_exec_with_env N NAME=VALUE... COMMAND [ARG...]: COMMAND with the N
+# variables exported. Runs in the subshell pb::_spawn starts, so they reach
+# no other process; exec keeps the command's pid the job's pid.
+pb::_exec_with_env() {
+  local n="$1"
+  shift
+  export "${@:1:n}"
+  shift "$n"
+  if [[ "$(type -t "$1")" == file ]]; then exec "$@"; fi
+  "$@"
 }
 
 pb::_wait_child() {
@@ -152,20 +177,24 @@ pb::_failpoint_sigint() {
   if [[ "$BASHPID" != "$$" ]]; then exit 130; fi
 }
 
-# pb::run [--read-only] [--progress LABEL [--timeout SECONDS]] [--quiet] COMMAND [ARG...]
+# pb::run [--read-only] [--progress LABEL [--timeout SECONDS]] [--quiet] [--env NAME=VALUE]... COMMAND [ARG...]
 #   --read-only      it changes nothing: run it with --dry-run too
 #   --progress LABEL long step: output goes to the run log, a ticker shows time
 #   --timeout SECS   with --progress: past SECS its process group is stopped and
 #                    pb::run returns 124 without a failure message (the caller
 #                    says what was stuck)
 #   --quiet          output goes to the run log only
+#   --env NAME=VALUE VALUE in the command's environment, not on its command
+#                    line (any local user can read those, ps): for passwords.
+#                    Shown as NAME=VALUE before the command, redacted.
 # Returns the command's exit status (a failure stops the playbook unless the
 # call is tested, as in `if pb::run ...`).
 pb::run() {
-  local read_only=0 progress='' limit='' mode=live rc=0
+  local read_only=0 progress='' limit='' mode=live rc=0 envs=()
   while (($#)); do
     case "$1" in
       --read-only) read_only=1 ;;
+      --env) pb::_env_option "$2"; envs+=(--env "$2"); shift ;;
       --progress) progress="$2"; mode=log; shift ;;
       --timeout) limit="$2"; shift ;;
       --quiet) mode=log ;;
@@ -174,12 +203,12 @@ pb::run() {
     shift
   done
   (($#)) || pb::die "pb::run: no command"
-  pb::show_cmd "$@"
+  pb::show_cmd "${envs[@]}" "$@"
   if ((PB_DRY_RUN && !read_only)); then
     return 0
   fi
   pb::_failpoint "$@"
-  pb::_spawn "$mode" "$@"
+  pb::_spawn "$mode" "${envs[@]}" "$@"
   pb::_wait_child "$progress" "$limit" || rc=$?
   pb::_note_status "$rc" "$@"
   if ((rc != 0 && !(rc == 124 && ${#limit}))) && [[ "$mode" == log ]]; then
@@ -188,16 +217,17 @@ pb::run() {
   return "$rc"
 }
 
-# pb::capture [--read-only] [--dry-value TEXT] [--progress LABEL] VAR COMMAND [ARG...]
+# pb::capture [--read-only] [--dry-value TEXT] [--progress LABEL] [--env NAME=VALUE]... VAR COMMAND [ARG...]
 # Runs the command (shown like pb::run) and stores its stdout, without the
 # trailing newline, in VAR; stderr goes to the run log. With --dry-run a
 # command that is not --read-only is only shown and VAR gets TEXT.
 pb::capture() {
   # Locals are prefixed: VAR is assigned by name and must not be one of them.
-  local _pbc_ro=0 _pbc_dry='' _pbc_progress='' _pbc_var _pbc_out _pbc_rc=0
+  local _pbc_ro=0 _pbc_dry='' _pbc_progress='' _pbc_var _pbc_out _pbc_rc=0 _pbc_env=()
   while (($#)); do
     case "$1" in
       --read-only) _pbc_ro=1 ;;
+      --env) pb::_env_option "$2"; _pbc_env+=(--env "$2"); shift ;;
       --dry-value) _pbc_dry="$2"; shift ;;
       --progress) _pbc_progress="$2"; shift ;;
       *) break ;;
@@ -207,14 +237,14 @@ pb::capture() {
   _pbc_var="$1"
   shift
   (($#)) || pb::die "pb::capture: no command"
-  pb::show_cmd "$@"
+  pb::show_cmd "${_pbc_env[@]}" "$@"
   if ((PB_DRY_RUN && !_pbc_ro)); then
     printf -v "$_pbc_var" '%s' "$_pbc_dry"
     return 0
   fi
   pb::_failpoint "$@"
   _pbc_out=$(pb::tempfile capture)
-  pb::_spawn "FILE:${_pbc_out}" "$@"
+  pb::_spawn "FILE:${_pbc_out}" "${_pbc_env[@]}" "$@"
   pb::_wait_child "$_pbc_progress" || _pbc_rc=$?
   pb::_note_status "$_pbc_rc" "$@"
   printf -v "$_pbc_var" '%s' "$(<"$_pbc_out")"
@@ -259,6 +289,10 @@ pb::_now() {
   else
     date +%s.%N | sed 's/\.N$/.0/'
   fi
+}
+
+pb::_env_option() {
+  [[ "$1" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || pb::die "runner: --env expects NAME=VALUE, got '$(pb::redact "$1")'"
 }
 
 # pb::run_foreground COMMAND [ARG...]: for the rare command that must talk to
