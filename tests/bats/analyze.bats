@@ -28,7 +28,7 @@ cursor_record() {
 @test "--help teaches the three reports, the formats and the exit codes" {
   run analyze --help
   assert_success
-  assert_output --partial "Usage: playbooks/analyze cursors|refresh|queries [--json] LOGFILE..."
+  assert_output --partial "Usage: playbooks/analyze cursors|refresh|queries [--json | --top N | --all] LOGFILE..."
   assert_output --partial "cursors"
   assert_output --partial "refresh"
   assert_output --partial "queries"
@@ -121,24 +121,25 @@ cursor_record() {
 @test "cursors: the table shows the same three ids in full" {
   run analyze cursors "${FIX}/cursors-distinct-ids.derived.json.log"
   assert_success
-  assert_equal "${#lines[@]}" 4
-  assert_regex "${lines[1]}" "^8620417026431980159 "
-  assert_regex "${lines[2]}" "^8620417026431980160 "
-  assert_regex "${lines[3]}" "^8620417026431980161 "
+  assert_equal "${#lines[@]}" 8
+  assert_equal "${lines[3]}" "Cursors (3)"
+  assert_regex "${lines[5]}" "^8620417026431980159 "
+  assert_regex "${lines[6]}" "^8620417026431980160 "
+  assert_regex "${lines[7]}" "^8620417026431980161 "
 }
 
 @test "cursors: the table is aligned and sorted by total duration, slowest first" {
   run analyze cursors "${FIX}/cursors-4.2.derived.text.log"
   assert_success
-  assert_equal "${#lines[@]}" 3
-  assert_regex "${lines[0]}" "^          CURSOR ID  NS  "
-  assert_regex "${lines[1]}" "^8620417026431980160  test.foo  aggregate/\\\$changeStream "
-  assert_regex "${lines[2]}" "^8620417026431980161  test.bar  find "
+  assert_equal "${#lines[@]}" 8
+  assert_regex "${lines[5]}" "^          CURSOR ID  NS  "
+  assert_regex "${lines[6]}" "^8620417026431980160  test.foo  aggregate/\\\$changeStream "
+  assert_regex "${lines[7]}" "^8620417026431980161  test.bar  find "
   # Every row puts the MILLIS column's last digit under the header's S.
   local edge
-  edge=$(($(awk '{ print index($0, "MILLIS") }' <<<"${lines[0]}") + 5))
-  assert_equal "${lines[1]:$((edge - 4)):4}" "3181"
-  assert_equal "${lines[2]:$((edge - 3)):3}" "250"
+  edge=$(($(awk '{ print index($0, "MILLIS") }' <<<"${lines[5]}") + 5))
+  assert_equal "${lines[6]:$((edge - 4)):4}" "3181"
+  assert_equal "${lines[7]:$((edge - 3)):3}" "250"
 }
 
 # --- cursors, legacy text logs ----------------------------------------------
@@ -277,15 +278,16 @@ cursor_record() {
   assert_output "1053.5"
 }
 
-@test "refresh: the table lists events slowest first, then the per-namespace summary" {
+@test "refresh: the table gives the per-namespace summary first, then the events slowest first" {
   run analyze refresh "${FIX}/refresh-4.0-mongos.reassembled.log"
   assert_success
-  assert_equal "${lines[0]}" "Routing table refreshes (12)"
-  assert_regex "${lines[1]}" "^TIME +NAMESPACE +FROM VERSION +TO VERSION +KIND +MILLIS +STATUS +FORMAT$"
-  assert_regex "${lines[2]}" "^Thu Oct 6 11:28:42\.556  orderSchedule\.OrderDispatchLogDetail  102961\|686\|\|62d157722a3a66acadc3b7a4  102961\|701\|\|62d157722a3a66acadc3b7a4  incremental +190  ok +text$"
-  assert_regex "${lines[13]}" " 173  ok +text$"
-  assert_equal "${lines[14]}" "Per namespace (1)"
-  assert_regex "${lines[16]}" "^orderSchedule\.OrderDispatchLogDetail +12 +0 +173 +176\.5 +190 "
+  assert_equal "${lines[0]}" "Per namespace (1)"
+  assert_regex "${lines[2]}" "^orderSchedule\.OrderDispatchLogDetail +12 +0 +173 +176\.5 +190 "
+  assert_equal "${lines[3]}" "Routing table refreshes (12)"
+  assert_regex "${lines[4]}" "^TIME +NAMESPACE +FROM VERSION +TO VERSION +KIND +MILLIS +STATUS +FORMAT$"
+  assert_regex "${lines[5]}" "^Thu Oct 6 11:28:42\.556  orderSchedule\.OrderDispatchLogDetail  102961\|686\|\|62d157722a3a66acadc3b7a4  102961\|701\|\|62d157722a3a66acadc3b7a4  incremental +190  ok +text$"
+  assert_regex "${lines[16]}" " 173  ok +text$"
+  assert_equal "${#lines[@]}" 17
 }
 
 @test "refresh: 4.0 lines the blog cut before 'took N ms' are skipped and counted" {
@@ -454,10 +456,10 @@ cursor_record() {
 @test "queries: a 4.2 text log grouped by namespace, operation and shape, by total time" {
   run analyze queries "${FIX}/queries-4.2.derived.text.log"
   assert_success
-  assert_equal "${#lines[@]}" 7
-  assert_regex "${lines[0]}" "^NAMESPACE +OPERATION +SHAPE +COUNT +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
-  assert_regex "${lines[1]}" '^shop\.orders +find +\{"total": 1\} +2 +2100 +2200 +2290 +2300 +4400 +75\.8% +0\.0 +990\.1 +COLLSCAN$'
-  assert_regex "${lines[3]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +101 +110 +137 +140 +351 '
+  assert_equal "${#lines[@]}" 12
+  assert_regex "${lines[5]}" "^NAMESPACE +OPERATION +SHAPE +COUNT +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
+  assert_regex "${lines[6]}" '^shop\.orders +find +\{"total": 1\} +2 +2100 +2200 +2290 +2300 +4400 +75\.8% +0\.0 +990\.1 +COLLSCAN$'
+  assert_regex "${lines[8]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +101 +110 +137 +140 +351 '
 }
 
 @test "queries: --json records carry the figures mloginfo has not" {
@@ -492,7 +494,7 @@ needs_go_engine() {
   needs_go_engine
   run --separate-stderr env DBA_LAB_ANALYZE_ENGINE=go "${DBA_LAB_ROOT}/playbooks/analyze" cursors "${FIX}/cursors-distinct-ids.derived.json.log"
   assert_success
-  assert_equal "${#lines[@]}" 4
+  assert_equal "${#lines[@]}" 8
   assert_equal "$stderr" ""
 }
 
