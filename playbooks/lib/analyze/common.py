@@ -169,7 +169,7 @@ def write_table(out, headers, rows, numeric):
     chunk = []
     for row in rows():
         chunk.append(fmt([_text(v) for v in row]))
-        if len(chunk) >= 4096:
+        if len(chunk) >= 256:  # lines joined for fewer writes, a few kB at a time
             out.write("\n".join(chunk) + "\n")
             chunk = []
     if chunk:
