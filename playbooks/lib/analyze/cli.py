@@ -43,7 +43,8 @@ Reports
             total time.
 
 Tables (the default) start with a summary per namespace, then show the 20
-slowest rows and say how many more there are.
+slowest rows (queries: the 20 groups with the most total time) and say how
+many more there are.
 
 Options
   --top N   The N slowest rows instead of 20.
