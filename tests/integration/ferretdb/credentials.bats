@@ -6,7 +6,7 @@
 # with authMechanism=PLAIN) with a password made for this file, given in
 # DBA_LAB_URI as a trainer would (a --uri of the playbook's own would be on
 # its own command line). Two witnesses watch every process started meanwhile:
-# the process list, read every 0.05 s, and shims first on PATH that log the
+# the process list, read every 0.2 s, and shims first on PATH that log the
 # arguments of every mongosh, node, mongodump, mongorestore and mongoexport
 # before running the real one (short processes cannot slip between samples).
 
@@ -64,7 +64,7 @@ run_playbook() {
   printf '%s\n' "$rc" >"${BATS_FILE_TMPDIR}/${name}.rc"
 }
 
-# Every 0.05 s until told to stop: the lines of the process list that hold the
+# Every 0.2 s until told to stop: the lines of the process list that hold the
 # password, and those of the scenarios' own clients (proof that it sampled
 # while they ran).
 watch_processes() {
@@ -72,7 +72,7 @@ watch_processes() {
   while [[ ! -e "${BATS_FILE_TMPDIR}/stop" ]]; do
     ps -ww -eo args >"$sample"
     grep -F -e "$TOKEN" -e "${DBA_LAB_ROOT}/playbooks/lib/scenarios/" "$sample" >>"$PS_LOG" || true
-    sleep 0.05
+    sleep 0.2
   done
 }
 
