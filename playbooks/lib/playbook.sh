@@ -79,22 +79,12 @@ pb::narration_text() {
   printf '%s' "${PB_NARRATION[${stage}@${PB_TOPOLOGY}]:-${PB_NARRATION[$stage]:-}}"
 }
 
-# pb::narration_width: the width narration is reflowed to (the "  | " margin
-# not counted). A classroom watches --step on a terminal, piped or not
-# (`--step | tee class.log`): its width (COLUMNS, else the controlling
-# terminal's), bounded so that a very wide or narrow window still reads as
-# text; 76 where there is no terminal at all.
+# pb::narration_width: the width narration is reflowed to, the "  | "
+# margin not counted: a classroom watches --step on a terminal, piped or not
+# (`--step | tee class.log`), so the terminal's (pb::term_cols); 76 where
+# there is no terminal at all.
 pb::narration_width() {
-  local cols="${COLUMNS:-}" size
-  if ! [[ "$cols" =~ ^[0-9]+$ ]]; then
-    cols=80
-    if size=$(stty size </dev/tty 2>/dev/null) && [[ "${size#* }" =~ ^[0-9]+$ ]] && ((${size#* } > 0)); then
-      cols=${size#* }
-    fi
-  fi
-  ((cols < 44)) && cols=44
-  ((cols > 104)) && cols=104
-  printf '%d' $((cols - 4))
+  printf '%d' $(($(pb::term_cols) - 4))
 }
 
 # pb::reflow WIDTH: stdin's paragraphs (separated by blank lines) as lines of

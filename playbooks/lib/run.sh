@@ -30,15 +30,68 @@ pb::redact() {
   sed -E 's#(mongodb(\+srv)?://[^:/@ ]+:)[^@ ]*@#\1***@#g' <<<"$1"
 }
 
+# pb::short_cmd WIDTH ARG...: the command as people can read it in WIDTH
+# columns, or the whole line when it fits. A connection string becomes
+# <uri>, a checkout path is shown from playbooks/lib (or the checkout), an
+# argument too long to read (a script given to --eval) becomes "…"; while the
+# line is still too wide, options go from the right, never the command, a
+# <uri> or a file. Ends with where the whole command is.
+pb::short_cmd() {
+  local width="$1" a i line note=' (full command: run.log)' toks=() keep=()
+  shift
+  line=$(pb::redact "$(pb::quote "$@")")
+  if ((${#line} <= width)); then
+    printf '%s' "$line"
+    return 0
+  fi
+  for a in "$@"; do
+    if [[ "$a" =~ ^mongodb(\+srv)?:// ]]; then toks+=('<uri>') keep+=(1)
+    elif [[ "$a" == "${PB_LIB}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_LIB}/"}")") keep+=(1)
+    elif [[ "$a" == "${PB_ROOT}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_ROOT}/"}")") keep+=(1)
+    elif ((${#a} > 40)) || [[ "$a" == *$'\n'* ]]; then toks+=('…') keep+=(0)
+    else toks+=("$(pb::quote "$a")") keep+=(0)
+    fi
+  done
+  keep[0]=1
+  i=${#toks[@]}
+  while :; do
+    line=$(pb::_join_short "${toks[@]}")
+    ((${#line} + ${#note} > width)) || break
+    while ((--i > 0)) && ((keep[i])); do :; done
+    ((i > 0)) || break
+    toks[i]='…'
+  done
+  printf '%s%s' "$(pb::redact "$line")" "$note"
+}
+
+# The tokens joined by spaces, each run of "…" as one.
+pb::_join_short() {
+  local t out=''
+  for t in "$@"; do
+    [[ "$t" == '…' && "$out" == *' …' ]] && continue
+    out+=" $t"
+  done
+  printf '%s' "${out# }"
+}
+
 pb::show_cmd() {
   local line
   line=$(pb::redact "$(pb::quote "$@")")
+  pb::_to_log "\$ ${line}"
   if ((PB_DRY_RUN)); then
     printf '$ %s\n' "$line" >&"$PB_FD"
-  else
-    printf '%s$ %s%s\n' "$PB_C_DIM" "$line" "$PB_C_OFF" >&"$PB_FD"
+    return 0
   fi
-  pb::_to_log "\$ ${line}"
+  # A terminal, and --step even when piped (`| tee class.log` to a projector),
+  # are read by people: a mongosh command carrying a stage's configuration is
+  # hundreds of characters that push the output around it off the screen, so
+  # they get the short form; the run log keeps the whole. A piped run without
+  # --step (CI logs, tests, scripts) keeps every command whole, like
+  # --dry-run, whose plan IS the command list.
+  if pb::on_terminal || ((${PB_STEP:-0})); then
+    line=$(pb::short_cmd $(($(pb::term_cols) - 2)) "$@")
+  fi
+  printf '%s$ %s%s\n' "$PB_C_DIM" "$line" "$PB_C_OFF" >&"$PB_FD"
 }
 
 # Runs "$@" in a process group of its own. Output: MODE live (terminal and run

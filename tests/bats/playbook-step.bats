@@ -177,3 +177,58 @@ finish_script() {
   assert_success
   assert_output 'Every node is stopped and started.'
 }
+
+@test "on a terminal the ticker shows the stage's own latest progress line" {
+  run on_terminal "$DEMO" --topology none --count-to 3 --report-dir "$REPORT"
+  assert_success
+  assert_output --regexp $'\r\e\\[K  counting to 3 \\.\\.\\. 00:0[0-9]  counted: 2 of 3 \\(66%\\)'
+}
+
+@test "off a terminal the still-running line carries the latest progress line" {
+  run without_terminal env PB_PROGRESS_EVERY=1 "$DEMO" --topology none --count-to 3 --report-dir "$REPORT"
+  assert_success
+  assert_line --regexp '^  counting to 3: still running \(00:0[0-9]\), last progress: counted: [12] of 3 \([0-9]+%\)$'
+}
+
+@test "the ticker shows no progress line from an earlier command" {
+  load_framework
+  PB_LOG="${BATS_TEST_TMPDIR}/run.log"
+  printf 'progress: from the command before\n' >"$PB_LOG"
+  PB_PROGRESS_EVERY=1 run pb::run --progress "quiet one" sleep 2
+  assert_success
+  assert_line --regexp '^  quiet one: still running \(00:0[0-9]\)$'
+}
+
+@test "on a terminal a long command is shown short, ending with where the full one is" {
+  run on_terminal env COLUMNS=100 "$DEMO" --topology none --count-to 1 --report-dir "$REPORT"
+  assert_success
+  assert_output --regexp '\$ mongosh .*js/stage\.js tests/fixtures/playbooks/demo-lab/count\.js \(full command: run\.log\)'
+  refute_output --partial 'globalThis.dbaLabStage'
+}
+
+@test "the run log keeps the whole command a terminal saw short" {
+  run on_terminal env COLUMNS=100 "$DEMO" --topology none --count-to 1 --report-dir "$REPORT"
+  assert_success
+  run grep -c '\$ mongosh --nodb --quiet --norc --eval .globalThis.dbaLabStage = {.*/count.js$' "${REPORT}/run.log"
+  assert_success
+  assert_output 1
+}
+
+@test "with --step a piped run shows commands short too" {
+  run without_terminal "$DEMO" --topology none --count-to 1 --step --report-dir "$REPORT"
+  assert_success
+  assert_line --regexp '^\$ mongosh .* \(full command: run\.log\)$'
+}
+
+@test "a piped run without --step shows every command whole" {
+  run without_terminal "$DEMO" --topology none --count-to 1 --report-dir "$REPORT"
+  assert_success
+  assert_line --regexp '^\$ mongosh --nodb --quiet --norc --eval .globalThis\.dbaLabStage = .*/count\.js$'
+}
+
+@test "a uri argument is shown as <uri> in the short form" {
+  load_framework
+  PB_STEP=1 run pb::show_cmd mongosh 'mongodb://alice:secret@db1.example.net:27017/?replicaSet=rs0' --quiet --eval "$(printf 'x%.0s' {1..300})"
+  assert_success
+  assert_output '$ mongosh <uri> --quiet --eval … (full command: run.log)'
+}
