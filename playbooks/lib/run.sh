@@ -30,12 +30,14 @@ pb::redact() {
   sed -E 's#(mongodb(\+srv)?://[^:/@ ]+:)[^@ ]*@#\1***@#g' <<<"$1"
 }
 
-# pb::short_cmd WIDTH ARG...: the command as people can read it in WIDTH
-# columns, or the whole line when it fits. A connection string becomes
-# <uri>, a checkout path is shown from playbooks/lib (or the checkout), an
-# argument too long to read (a script given to --eval) becomes "…"; while the
-# line is still too wide, options go from the right, never the command, a
-# <uri> or a file. Ends with where the whole command is.
+# pb::short_cmd WIDTH ARG...: the command as people can read it on a screen
+# WIDTH columns wide: the whole line when it fits on one. Otherwise a
+# connection string becomes <uri>, a checkout path is shown from
+# playbooks/lib (or the checkout), an argument too long to read (a script
+# given to --eval) becomes "…", and the line ends with where the whole
+# command is. Past two screen lines, options go from the right (never the
+# command, a <uri> or a file): up to two lines keeps the settings people are
+# told to look for (mlaunch init's --oplogSize ... --slowms 0).
 pb::short_cmd() {
   local width="$1" a i line note=' (full command: run.log)' toks=() keep=()
   shift
@@ -56,7 +58,7 @@ pb::short_cmd() {
   i=${#toks[@]}
   while :; do
     line=$(pb::_join_short "${toks[@]}")
-    ((${#line} + ${#note} > width)) || break
+    ((${#line} + ${#note} > 2 * width)) || break
     while ((--i > 0)) && ((keep[i])); do :; done
     ((i > 0)) || break
     toks[i]='…'

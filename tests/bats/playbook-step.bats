@@ -232,3 +232,12 @@ finish_script() {
   assert_success
   assert_output '$ mongosh <uri> --quiet --eval … (full command: run.log)'
 }
+
+@test "a short form past two screen lines loses options from the right, never a file" {
+  load_framework
+  COLUMNS=60 PB_STEP=1 run pb::show_cmd node "${PB_LIB}/scenarios/capped-pubsub/run.js" --uri mongodb://h:1/ \
+    --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --rate 100 --seconds 15 \
+    --out "${PB_ROOT}/reports/capped-pubsub/capped-10.json"
+  assert_success
+  assert_output '$ node scenarios/capped-pubsub/run.js --uri <uri> --db … reports/capped-pubsub/capped-10.json (full command: run.log)'
+}
