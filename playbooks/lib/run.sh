@@ -35,11 +35,13 @@ pb::redact() {
 # connection string becomes <uri>, a checkout path is shown from
 # playbooks/lib (or the checkout), an argument too long to read (a script
 # given to --eval) becomes "…", and the line ends with where the whole
-# command is. Past two screen lines, options go from the right (never the
-# command, a <uri> or a file): up to two lines keeps the settings people are
-# told to look for (mlaunch init's --oplogSize ... --slowms 0).
+# command is. Past two screen lines, arguments go from the middle outwards:
+# a command's first words say what it is, its last ones are often the
+# settings people are told to look for (mlaunch init's --oplogSize ...
+# --slowms 0), the middle is folders and ports. The command, a <uri> and a
+# script file (.js, .py, .sh) always stay.
 pb::short_cmd() {
-  local width="$1" a i line note=' (full command: run.log)' toks=() keep=()
+  local width="$1" a i n best dist best_dist line note=' (full command: run.log)' toks=() keep=()
   shift
   line=$(pb::redact "$(pb::quote "$@")")
   if ((${#line} <= width)); then
@@ -47,21 +49,29 @@ pb::short_cmd() {
     return 0
   fi
   for a in "$@"; do
-    if [[ "$a" =~ ^mongodb(\+srv)?:// ]]; then toks+=('<uri>') keep+=(1)
-    elif [[ "$a" == "${PB_LIB}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_LIB}/"}")") keep+=(1)
-    elif [[ "$a" == "${PB_ROOT}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_ROOT}/"}")") keep+=(1)
-    elif ((${#a} > 40)) || [[ "$a" == *$'\n'* ]]; then toks+=('…') keep+=(0)
-    else toks+=("$(pb::quote "$a")") keep+=(0)
+    keep+=(0)
+    if [[ "$a" =~ ^mongodb(\+srv)?:// ]]; then toks+=('<uri>') keep[-1]=1
+    elif [[ "$a" == "${PB_LIB}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_LIB}/"}")")
+    elif [[ "$a" == "${PB_ROOT}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_ROOT}/"}")")
+    elif ((${#a} > 40)) || [[ "$a" == *$'\n'* ]]; then toks+=('…')
+    else toks+=("$(pb::quote "$a")")
     fi
+    if [[ "$a" == "${PB_ROOT}/"* && "$a" =~ \.(js|py|sh)$ ]]; then keep[-1]=1; fi
   done
   keep[0]=1
-  i=${#toks[@]}
+  n=${#toks[@]}
   while :; do
     line=$(pb::_join_short "${toks[@]}")
     ((${#line} + ${#note} > 2 * width)) || break
-    while ((--i > 0)) && ((keep[i])); do :; done
-    ((i > 0)) || break
-    toks[i]='…'
+    best=-1
+    for ((i = 1; i < n; i++)); do
+      if ((keep[i])) || [[ "${toks[i]}" == '…' ]]; then continue; fi
+      dist=$((2 * i - n))
+      dist=${dist#-}
+      if ((best < 0 || dist < best_dist)); then best=$i best_dist=$dist; fi
+    done
+    ((best > 0)) || break
+    toks[best]='…'
   done
   printf '%s%s' "$(pb::redact "$line")" "$note"
 }

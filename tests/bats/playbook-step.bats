@@ -233,11 +233,35 @@ finish_script() {
   assert_output '$ mongosh <uri> --quiet --eval … (full command: run.log)'
 }
 
-@test "a short form past two screen lines loses options from the right, never a file" {
+@test "a short form past two screen lines loses arguments from the middle, never the script or a <uri>" {
   load_framework
   COLUMNS=60 PB_STEP=1 run pb::show_cmd node "${PB_LIB}/scenarios/capped-pubsub/run.js" --uri mongodb://h:1/ \
     --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --rate 100 --seconds 15 \
     --out "${PB_ROOT}/reports/capped-pubsub/capped-10.json"
   assert_success
-  assert_output '$ node scenarios/capped-pubsub/run.js --uri <uri> --db … reports/capped-pubsub/capped-10.json (full command: run.log)'
+  assert_output '$ node scenarios/capped-pubsub/run.js --uri <uri> … --out reports/capped-pubsub/capped-10.json (full command: run.log)'
+}
+
+@test "mlaunch init shown short keeps the server settings at its end" {
+  load_framework
+  COLUMNS=80 PB_STEP=1 run pb::show_cmd mlaunch init --replicaset --nodes 1 --name replset --port 27100 \
+    --dir "${PB_ROOT}/data/change-stream-resume-20261125T235502Z/8.0.4" --binarypath "${PB_ROOT}/.tools/m/versions/8.0.4/bin" \
+    --oplogSize 1986 --wiredTigerCacheSizeGB 0.25 --slowms 0
+  assert_success
+  assert_output '$ mlaunch init --replicaset --nodes 1 --name replset … --oplogSize 1986 --wiredTigerCacheSizeGB 0.25 --slowms 0 (full command: run.log)'
+}
+
+@test "capped-pubsub's run narration in --uri mode stops and starts nothing" {
+  load_playbook capped-pubsub
+  PB_TOPOLOGY=uri run pb::narration_text run
+  assert_success
+  refute_output --regexp 'stopped[[:space:]]+and started'
+  assert_output --regexp 'Nothing is stopped[[:space:]]+or restarted'
+}
+
+@test "capped-pubsub's run narration on a launched cluster names the stop and start" {
+  load_playbook capped-pubsub
+  PB_TOPOLOGY=replset run pb::narration_text run
+  assert_success
+  assert_output --regexp 'every node is stopped[[:space:]]+and started'
 }
