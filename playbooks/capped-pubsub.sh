@@ -63,9 +63,9 @@ pb::option --sharded SHARDED flag 0 "launch a sharded cluster (the capped collec
 pb::topology_options nodes shards
 
 pb::narration prepare <<'TEXT'
-Prepare creates the topic as the article does: createCollection('ticker', {capped: true,
-size: 100000, max: 100000}) (--capped-size and --capped-max change them) and the index on
-time. Note how small 100000 bytes is: at 100 messages a second of about 110 bytes the ring
+Prepare creates the topic as the article does:
+createCollection('ticker',{capped:true,size:100000,max:100000})
+(--capped-size and --capped-max change them) and the index on time. Note how small 100000 bytes is: at 100 messages a second of about 110 bytes the ring
 buffer wraps about every 9 seconds.
 TEXT
 pb::narration run <<'TEXT'

@@ -67,7 +67,9 @@ declare -gA PB_DEFAULT_VERSION_ROLE=()
 # once the options are read) the text replaces STAGE's own in that mode, for
 # what the code does differently there (nothing restarted with --uri, ...).
 # Write it as paragraphs separated by a blank line: line breaks inside a
-# paragraph do not matter, pb::pause reflows it to the width.
+# paragraph do not matter, pb::pause reflows it to the width, between words.
+# Write code without spaces ({capped:true,size:100000}): cut across two
+# lines, it reads as two fragments on a projector.
 pb::narration() {
   local stage="$1" mode="${2:-}"
   PB_NARRATION[${stage}${mode:+@${mode}}]=$(cat)
