@@ -66,7 +66,7 @@ pb::option --replicaset PB_REPLICASET flag 0 "launch a replica set instead of a 
 pb::topology_options nodes
 
 pb::narration prepare <<'TEXT'
-seedCollection writes the documents. tiny: N collections of {a: "b"}, about 31
+seedCollection writes the documents. tiny: N collections of {a:"b"}, about 31
 bytes each, where per-document costs dominate. nested: big documents of many
 small fields, where decoding costs dominate.
 TEXT

@@ -108,8 +108,8 @@ pb::_declare_common_options() {
   pb::option --report-dir PB_REPORT_DIR path "" \
     "where the report goes (default: reports/${PB_NAME}/<UTC time>/)"
   pb::option --keep PB_KEEP flag 0 "leave the cluster$([[ "${PB_SUPPORTS_URI:-1}" != 1 ]] || printf ' (or, with --uri, the database)') after the report"
-  pb::option --dry-run PB_DRY_RUN flag 0 "print every step and command, change nothing"
-  pb::option --step PB_STEP flag 0 "training mode: narrate each stage and wait for Enter"
+  pb::option --dry-run PB_DRY_RUN flag 0 "print every step and every command whole (the plan), change nothing"
+  pb::option --step PB_STEP flag 0 "training mode: narrate each stage and wait for Enter (read from the terminal, also when piped to tee); long commands shown short, whole in run.log"
   pb::option --yes PB_YES flag 0 "no confirmation prompts"
 }
 

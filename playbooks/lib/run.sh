@@ -30,22 +30,92 @@ pb::redact() {
   sed -E 's#(mongodb(\+srv)?://[^:/@ ]+:)[^@ ]*@#\1***@#g' <<<"$1"
 }
 
+# pb::short_cmd WIDTH ARG...: the command as people can read it on a screen
+# WIDTH columns wide: the whole line when it fits on one. Otherwise a
+# connection string becomes <uri>, a checkout path is shown from
+# playbooks/lib (or the checkout), an argument too long to read (a script
+# given to --eval) becomes "…", and the line ends with where the whole
+# command is. Past two screen lines, arguments go from the middle outwards:
+# a command's first words say what it is, its last ones are often the
+# settings people are told to look for (mlaunch init's --oplogSize ...
+# --slowms 0), the middle is folders and ports. The command, a <uri> and a
+# script file (.js, .py, .sh) always stay.
+pb::short_cmd() {
+  local width="$1" a i n best dist best_dist line note=' (full command: run.log)' toks=() keep=()
+  shift
+  line=$(pb::redact "$(pb::quote "$@")")
+  if ((${#line} <= width)); then
+    printf '%s' "$line"
+    return 0
+  fi
+  for a in "$@"; do
+    keep+=(0)
+    if [[ "$a" =~ ^mongodb(\+srv)?:// ]]; then toks+=('<uri>') keep[-1]=1
+    elif [[ "$a" == "${PB_LIB}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_LIB}/"}")")
+    elif [[ "$a" == "${PB_ROOT}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_ROOT}/"}")")
+    elif ((${#a} > 40)) || [[ "$a" == *$'\n'* ]]; then toks+=('…')
+    else toks+=("$(pb::quote "$a")")
+    fi
+    if [[ "$a" == "${PB_ROOT}/"* && "$a" =~ \.(js|py|sh)$ ]]; then keep[-1]=1; fi
+  done
+  keep[0]=1
+  n=${#toks[@]}
+  while :; do
+    line=$(pb::_join_short "${toks[@]}")
+    ((${#line} + ${#note} > 2 * width)) || break
+    best=-1
+    for ((i = 1; i < n; i++)); do
+      if ((keep[i])) || [[ "${toks[i]}" == '…' ]]; then continue; fi
+      dist=$((2 * i - n))
+      dist=${dist#-}
+      if ((best < 0 || dist < best_dist)); then best=$i best_dist=$dist; fi
+    done
+    ((best > 0)) || break
+    toks[best]='…'
+  done
+  printf '%s%s' "$(pb::redact "$line")" "$note"
+}
+
+# The tokens joined by spaces, each run of "…" as one.
+pb::_join_short() {
+  local t out=''
+  for t in "$@"; do
+    [[ "$t" == '…' && "$out" == *' …' ]] && continue
+    out+=" $t"
+  done
+  printf '%s' "${out# }"
+}
+
 # pb::show_cmd [--env NAME=VALUE]... COMMAND [ARG...]: the "$ command" line,
 # with the environment the runner gives the command (--env) in front of it.
 pb::show_cmd() {
-  local line='' kv
+  local line='' envs='' short_envs='' kv
   while [[ "${1:-}" == --env ]]; do
     kv=$2
-    line+="${kv%%=*}=$(pb::quote "${kv#*=}") "
+    envs+="${kv%%=*}=$(pb::quote "${kv#*=}") "
+    if [[ "${kv#*=}" =~ ^mongodb(\+srv)?:// ]]; then
+      short_envs+="${kv%%=*}=<uri> "
+    else
+      short_envs+="${kv%%=*}=$(pb::quote "${kv#*=}") "
+    fi
     shift 2
   done
-  line=$(pb::redact "${line}$(pb::quote "$@")")
+  line=$(pb::redact "${envs}$(pb::quote "$@")")
+  pb::_to_log "\$ ${line}"
   if ((PB_DRY_RUN)); then
     printf '$ %s\n' "$line" >&"$PB_FD"
-  else
-    printf '%s$ %s%s\n' "$PB_C_DIM" "$line" "$PB_C_OFF" >&"$PB_FD"
+    return 0
   fi
-  pb::_to_log "\$ ${line}"
+  # A terminal, and --step even when piped (`| tee class.log` to a projector),
+  # are read by people: a mongosh command carrying a stage's configuration is
+  # hundreds of characters that push the output around it off the screen, so
+  # they get the short form; the run log keeps the whole. A piped run without
+  # --step (CI logs, tests, scripts) keeps every command whole, like
+  # --dry-run, whose plan IS the command list.
+  if pb::on_terminal || ((${PB_STEP:-0})); then
+    line="$(pb::redact "$short_envs")$(pb::short_cmd $(($(pb::term_cols) - 2 - ${#short_envs})) "$@")"
+  fi
+  printf '%s$ %s%s\n' "$PB_C_DIM" "$line" "$PB_C_OFF" >&"$PB_FD"
 }
 
 # Runs "$@" in a process group of its own. Output: MODE live (terminal and run

@@ -307,7 +307,8 @@ async function main() {
     const ticker = setInterval(() => {
       const pub = state.published.reduce((a, b) => a + b, 0);
       const got = subs.reduce((a, s) => a + s.tracker.received, 0);
-      process.stderr.write(`${o.mode} ${o.subscribers} subscriber(s): ${pub}/${total} published, ${got}/${total * o.subscribers} delivered\n`);
+      // A progress line (playbooks/lib/log.sh): the playbook's ticker shows it.
+      process.stderr.write(`progress: ${pub}/${total} published, ${got}/${total * o.subscribers} delivered\n`);
     }, 2000);
     try {
       await Promise.race([
