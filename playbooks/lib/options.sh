@@ -358,7 +358,7 @@ pb::help() {
       "it runs only on a cluster it launches: ${PB_URI_UNSUPPORTED_WHY:-it must launch its own cluster}"
   fi
   if ((${#PB_SCALES[@]})); then
-    printf '\nScales:\n'
+    printf '\nScales (their times are estimates for a cluster launched on a laptop; measured\nfigures, FerretDB included, are in the lab guide'"'"'s time plan):\n'
     for name in "${PB_SCALES[@]}"; do
       printf '  %-8s %s%s\n' "$name" "${PB_SCALE_NOTES[$name]}" \
         "$([[ "$name" == "$default_scale" ]] && printf ' (default)')"

@@ -23,7 +23,7 @@ tiny_plan() {
 
 # The scale names of a playbook's --help, in order.
 scale_names() {
-  "${DBA_LAB_ROOT}/playbooks/${1}.sh" --help | sed -n '/^Scales:/,/^$/p' | awk '/^  [a-z]/ {print $1}' | paste -sd, -
+  "${DBA_LAB_ROOT}/playbooks/${1}.sh" --help | sed -n '/^Scales/,/^$/p' | awk '/^  [a-z]/ {print $1}' | paste -sd, -
 }
 
 @test "every playbook declares tiny, small, medium, full in that order" {
