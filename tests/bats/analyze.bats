@@ -455,9 +455,11 @@ cursor_record() {
   run analyze queries "${FIX}/queries-4.2.derived.text.log"
   assert_success
   assert_equal "${#lines[@]}" 7
-  assert_regex "${lines[0]}" "^NAMESPACE +OPERATION +SHAPE +COUNT +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
-  assert_regex "${lines[1]}" '^shop\.orders +find +\{"total": 1\} +2 +2100 +2200 +2290 +2300 +4400 +75\.8% +0\.0 +990\.1 +COLLSCAN$'
-  assert_regex "${lines[3]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +101 +110 +137 +140 +351 '
+  assert_regex "${lines[0]}" "^NAMESPACE +OPERATION +SHAPE +COMMANDS +GETMORES +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
+  # The two finds on total (2100 and 2300 ms) and the getMore of the first (460 ms).
+  assert_regex "${lines[1]}" '^shop\.orders +find +\{"total": 1\} +2 +1 +460 +2100 +2280 +2300 +4860 +77\.6% +0\.0 +52\.4 +COLLSCAN$'
+  assert_regex "${lines[3]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +0 +101 +110 +137 +140 +351 '
+  assert_regex "${lines[4]}" '^shop\.orders +aggregate +\$match \{"status": 1\} \| \$group +1 +0 +320 '
 }
 
 @test "queries: --json records carry the figures mloginfo has not" {
@@ -471,9 +473,33 @@ cursor_record() {
 @test "queries: a 4.4+ JSON log, which mloginfo cannot read" {
   run --separate-stderr analyze queries --json "${FIX}/changestream-5.2.json.log"
   assert_success
-  run jq -c '[.namespace, .operation, .shape, .count, .maxMillis, .docsExaminedPerReturned, .planSummary, .format]' <<<"$output"
+  run jq -c '[.namespace, .operation, .shape, .commands, .getMores, .maxMillis, .docsExaminedPerReturned, .planSummary, .format]' <<<"$output"
   assert_success
-  assert_output '["test.foo","aggregate",null,1,1181,309,"COLLSCAN","json"]'
+  # The change stream's aggregate and its nine getMores (the slowest: 8090 ms).
+  assert_output '["test.foo","aggregate","$changeStream | $match {\"fullDocument.msg\": 1} | $project",1,9,8090,303.7,"COLLSCAN","json"]'
+}
+
+@test "queries: aggregates grouped by their \$match shape, getMores charged to their cursor's command" {
+  run analyze queries --json "${FIX}/queries-aggregates.derived.json.log"
+  assert_success
+  run jq -r '[.namespace, .operation, .shape, .commands, .getMores, .totalMillis, .getMoreMillis] | @tsv' <<<"$output"
+  assert_success
+  # Added up by hand from the fixture's lines (tests/fixtures/logs/README.md).
+  assert_output "$(printf '%s\n' \
+    $'shop.orders\taggregate\t$changeStream | $match {"operationType": 1}\t1\t2\t2006\t2001' \
+    $'shop.orders\taggregate\t$match {"k": 1} | $group | $sort\t3\t1\t300\t40' \
+    $'shop.orders\taggregate\t$match {"k": 1, "status": 1} | $group\t1\t0\t200\t0' \
+    $'shop.carts\taggregate\t$match {"k": 1} | $group | $sort\t1\t0\t50\t0' \
+    $'shop.orders\tfind\t{"customerId": 1}\t0\t2\t40\t40' \
+    $'shop.orders\taggregate\t$group | $match\t1\t0\t30\t0')"
+}
+
+@test "queries: getMores of cursors opened before the log make an unknown-origin group per namespace" {
+  run analyze queries "${FIX}/queries-getmore-3.0.derived.text.log"
+  assert_success
+  assert_regex "${lines[1]}" '^test\.orders +query +\{"status": 1\} +1 +2 +5 +15 '
+  assert_regex "${lines[2]}" '^test\.orders +getMore +\(unknown origin\) +0 +2 +20 +25 '
+  assert_regex "${lines[3]}" '^test\.items +getMore +\(unknown origin\) +0 +1 +10 +10 '
 }
 
 # --- engines ----------------------------------------------------------------

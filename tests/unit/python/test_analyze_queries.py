@@ -48,12 +48,14 @@ def test_json_find_lines_are_grouped_with_their_stats():
     for line in fixture_lines("changestream-5.2.json.log"):
         if b"51803" in line:
             state.feed(0, 0, line)
-    # The article's lines are an aggregate and its getMores: the aggregate is a
-    # query operation, the getMore commands are not (as in mloginfo).
+    # The article's lines are a change stream's aggregate and its nine
+    # getMores, charged to it (mloginfo leaves getMores out): 1181 ms + the
+    # getMores' 10849; 309 + 2728 documents examined for 10 returned.
     rows = queries.rows(state)
-    assert [(r["namespace"], r["operation"], r["shape"], r["count"]) for r in rows] == \
-        [("test.foo", "aggregate", None, 1)]
-    assert rows[0]["sharePercent"] == 100.0 and rows[0]["docsExaminedPerReturned"] == 309.0
+    assert [(r["namespace"], r["operation"], r["shape"], r["commands"], r["getMores"], r["totalMillis"])
+            for r in rows] == \
+        [("test.foo", "aggregate", '$changeStream | $match {"fullDocument.msg": 1} | $project', 1, 9, 12030)]
+    assert rows[0]["sharePercent"] == 100.0 and rows[0]["docsExaminedPerReturned"] == 303.7
 
 
 def test_json_filters_get_the_text_shapes():
@@ -98,8 +100,13 @@ def test_groups_and_counts_agree_with_mloginfo(name):
         if b"ms" in line:
             state.feed(0, offset, line)
         offset += len(line) + 1
-    ours = {(r["namespace"], r["operation"].lower(), r["shape"], r["count"]) for r in queries.rows(state)}
-    assert ours == mloginfo_groups(path)
+    # mloginfo counts the commands (a legacy getmore op as a group of its
+    # own) and no getMore command; ours charges getMores to their opening
+    # command, in a column apart, and gives aggregates a shape (mloginfo: None).
+    ours = {(r["namespace"], r["operation"].lower(), None if r["operation"] == "aggregate" else r["shape"],
+             r["commands"]) for r in queries.rows(state) if r["commands"]}
+    theirs = {group for group in mloginfo_groups(path) if group[1] != "getmore"}
+    assert ours == theirs
     assert ours
 
 
@@ -141,7 +148,8 @@ def test_the_usual_lines_never_reach_feed_and_group_alike():
              _slow(b"command", GETMORE), _slow(b"command", GETMORE)]
     spy = _compare(lines)
     assert spy.fed == []
-    assert [(r["operation"], r["count"]) for r in queries.rows(spy)] == [("find", 1), ("update", 1)]
+    assert [(r["operation"], r["commands"], r["getMores"]) for r in queries.rows(spy)] == \
+        [("find", 1, 3), ("update", 1, 0)]
 
 
 def test_lines_the_regex_does_not_read_still_reach_feed():
@@ -163,3 +171,129 @@ def test_a_block_of_counted_finds_goes_line_by_line():
     # Nothing to pass over: the regex would only add its own cost.
     lines = [_slow(b"command", FIND)] * 8 + [_slow(b"command", GETMORE)]
     assert len(_compare(lines).fed) == 9  # every line, as without the regex
+
+
+# ------------------------------------------------- aggregates and getMores --
+# keyhole and Hatchet group aggregates by their $match and charge each
+# getMore to the command that opened its cursor; mloginfo leaves both out.
+
+def _rows_of(name):
+    state = queries.State()
+    offset = 0
+    for line in fixture_lines(name):
+        if line.strip():
+            state.feed(0, offset, line)
+        offset += len(line) + 1
+    return [(r["namespace"], r["operation"], r["shape"], r["commands"], r["getMores"], r["totalMillis"])
+            for r in queries.rows(state)]
+
+
+def test_aggregates_are_grouped_by_pipeline_shape_and_getmores_by_their_opening_command():
+    # Worked out by hand from the fixture's twelve lines (tests/fixtures/logs/README.md).
+    assert _rows_of("queries-aggregates.derived.json.log") == [
+        # the change stream: 5 ms + its two awaitData getMores, 1000 + 1001 ms
+        ("shop.orders", "aggregate", '$changeStream | $match {"operationType": 1}', 1, 2, 2006),
+        # k: 1, k: 7 and k: {$in: [1, 2]} are one shape: 120 + 80 + 60 ms, and
+        # the getMore of the first (40 ms)
+        ("shop.orders", "aggregate", '$match {"k": 1} | $group | $sort', 3, 1, 300),
+        ("shop.orders", "aggregate", '$match {"k": 1, "status": 1} | $group', 1, 0, 200),
+        ("shop.carts", "aggregate", '$match {"k": 1} | $group | $sort', 1, 0, 50),
+        # a find opened before the log: its getMores carry it (15 + 25 ms)
+        ("shop.orders", "find", '{"customerId": 1}', 0, 2, 40),
+        # no leading $match: the stage names only
+        ("shop.orders", "aggregate", "$group | $match", 1, 0, 30),
+    ]
+
+
+def test_a_group_of_commands_and_getmores_has_their_common_figures():
+    state = queries.State()
+    for line in fixture_lines("queries-aggregates.derived.json.log"):
+        if line:
+            state.feed(0, 0, line)
+    row = [r for r in queries.rows(state) if r["shape"] == '$match {"k": 1} | $group | $sort'
+           and r["namespace"] == "shop.orders"][0]
+    # durations 40, 60, 80, 120: median 70, p95 80 + 40 * 0.85
+    assert (row["count"], row["minMillis"], row["medianMillis"], row["p95Millis"], row["maxMillis"],
+            row["getMoreMillis"]) == (4, 40, 70, 114, 120, 40)
+    # 1000 + 500 + 900 + 700 documents examined for 101 + 99 + 12 + 20 returned
+    assert (row["docsExamined"], row["nreturned"], row["docsExaminedPerReturned"]) == (3100, 232, 13.4)
+
+
+@pytest.mark.parametrize("pipeline,shape", [
+    ([{"$match": {"k": 5, "s": "x"}}, {"$group": {"_id": "$c"}}, {"$sort": {"n": -1}}],
+     '$match {"k": 1, "s": 1} | $group | $sort'),
+    ([{"$project": {"a": 1}}, {"$match": {"a": 1}}], "$project | $match"),
+    ([{"$changeStream": {}}, {"$match": {"operationType": {"$in": ["insert"]}}}, {"$project": {"a": 1}}],
+     '$changeStream | $match {"operationType": 1} | $project'),
+    ([{"$changeStream": {"fullDocument": "updateLookup"}}], "$changeStream"),
+    ([{"$changeStream": {}}, {"$project": {"a": 1}}, {"$match": {"a": 1}}], "$changeStream | $project | $match"),
+    ([{"$match": "not a filter"}, {"$limit": 1}], "$match | $limit"),
+    ([], None), ("pipeline", None), ([{"$match": {}}, 3], None), ([{}], None),
+])
+def test_pipeline_shapes(pipeline, shape):
+    assert queries.command_shape("aggregate", {"aggregate": "c", "pipeline": pipeline}) == shape
+
+
+def test_text_aggregates_get_the_pipeline_shape_and_getmores_their_originating_command():
+    rows = _rows_of("queries-4.2.derived.text.log")
+    assert ("shop.orders", "aggregate", '$match {"status": 1} | $group', 1, 0, 320) in rows
+    # the getMore of the find on total (460 ms) joins its two finds
+    assert ("shop.orders", "find", '{"total": 1}', 2, 1, 4860) in rows
+    assert not [r for r in rows if r[1] == "getMore"]
+
+
+def test_text_getmores_without_originating_command_are_tied_by_cursor_id():
+    # 3.0: a getmore logs its cursorid only. Cursor ...789 is opened in the
+    # log; ...001 (test.orders) and ...112 (test.items) before it.
+    assert _rows_of("queries-getmore-3.0.derived.text.log") == [
+        ("test.orders", "query", '{"status": 1}', 1, 2, 140),
+        ("test.orders", "getMore", "(unknown origin)", 0, 2, 50),
+        ("test.items", "getMore", "(unknown origin)", 0, 1, 10),
+    ]
+
+
+def _without_origin(line):
+    doc = queries.orjson.loads(line)
+    del doc["attr"]["originatingCommand"]
+    return queries.orjson.dumps(doc)
+
+
+def _aggregate_and_getmore():
+    lines = fixture_lines("queries-aggregates.derived.json.log")
+    return lines[1], _without_origin(lines[3])  # the $match {k: 1} aggregate and its getMore
+
+
+def test_json_getmores_without_originating_command_are_tied_by_cursor_id():
+    opened, getmore = _aggregate_and_getmore()
+    state = queries.State()
+    for line in (opened, getmore):
+        state.feed(0, 0, line)
+    assert [(r["operation"], r["shape"], r["commands"], r["getMores"]) for r in queries.rows(state)] == \
+        [("aggregate", '$match {"k": 1} | $group | $sort', 1, 1)]
+
+
+def test_a_getmore_read_before_its_cursor_is_opened_has_an_unknown_origin():
+    opened, getmore = _aggregate_and_getmore()
+    state = queries.State()
+    for line in (getmore, opened):
+        state.feed(0, 0, line)
+    assert [(r["namespace"], r["operation"], r["shape"], r["commands"], r["getMores"])
+            for r in queries.rows(state)] == [
+        ("shop.orders", "aggregate", '$match {"k": 1} | $group | $sort', 1, 0),
+        ("shop.orders", "getMore", "(unknown origin)", 0, 1)]
+
+
+@pytest.mark.parametrize("order", ["opened first", "getMore first"])
+def test_parts_of_a_file_tie_getmores_as_one_pass_would(order):
+    # A big file is read in parts, folded in file order: a getMore in a
+    # later part finds the cursor an earlier part opened, never the reverse.
+    opened, getmore = _aggregate_and_getmore()
+    first, second = (opened, getmore) if order == "opened first" else (getmore, opened)
+    whole, total = queries.State(), queries.State()
+    for line in (first, second):
+        whole.feed(0, 0, line)
+        part = queries.State()
+        part.feed(0, 0, line)
+        total.merge(part)
+    assert queries.rows(total) == queries.rows(whole)
+    assert len(queries.rows(total)) == (1 if order == "opened first" else 2)
