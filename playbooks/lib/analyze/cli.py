@@ -36,10 +36,16 @@ Reports
             logs them all).
   queries   Slow operations grouped by namespace, operation and query shape
             (the filter with its values replaced by 1, as mloginfo --queries
-            does, which reads legacy text logs only): count, min, median, p95,
-            max and total ms, share of the total time, keys and documents
-            examined per returned document, the most used plan. Sorted by
-            total time.
+            does, which reads legacy text logs only): commands and getMores,
+            min, median, p95, max and total ms, share of the total time, keys
+            and documents examined per returned document, the most used plan.
+            Sorted by total time. An aggregate's shape is its pipeline: the
+            leading $match's filter, then the stage names
+            ($match {"k": 1} | $group | $sort; $changeStream | $match {...}).
+            A getMore counts in the row of the command that opened its
+            cursor (the originatingCommand logged with it, else the line that
+            opened its cursor id earlier in the files); a cursor opened before
+            the log starts gives a row "getMore (unknown origin)" per namespace.
 
 Options
   --json    JSON Lines instead of tables: one object per row, with a "record"
