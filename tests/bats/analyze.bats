@@ -502,6 +502,21 @@ cursor_record() {
   assert_regex "${lines[3]}" '^test\.items +getMore +\(unknown origin\) +0 +1 +10 +10 '
 }
 
+@test "queries: a MongoDB log with no slow query says what it holds instead, exit 0" {
+  run --separate-stderr analyze queries "${FIX}/refresh-4.4-24104.derived.json.log"
+  assert_success
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[0]}" "analyze: no slow query lines found in 1 file(s)"
+  assert_equal "${stderr_lines[1]}" "  ${FIX}/refresh-4.4-24104.derived.json.log: 4 line(s); components SH_REFR 4; first 2020-08-03T10:15:02.118+00:00, last 2020-08-03T10:18:01.000+00:00"
+}
+
+@test "queries: a text log with no slow query says what it holds instead, exit 0" {
+  run --separate-stderr analyze queries "${FIX}/refresh-4.2-mongod.log"
+  assert_success
+  assert_equal "${#stderr_lines[@]}" 2
+  assert_equal "${stderr_lines[1]}" "  ${FIX}/refresh-4.2-mongod.log: 10 line(s); components SH_REFR 10; first 2022-10-06T10:54:49.792+0800, last 2022-10-06T11:20:31.749+0800"
+}
+
 # --- engines ----------------------------------------------------------------
 # The Go engine (setup builds .tools/bin/analyze-go when Go is installed)
 # reads cursors and queries over plain JSON files; the Python engine the rest.

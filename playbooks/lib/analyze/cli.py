@@ -3,7 +3,7 @@
 import os
 import sys
 
-from . import REPORTS, scan
+from . import REPORTS, contents, scan
 from .source import NotALog, Source, line_numbers
 
 USAGE = """\
@@ -64,6 +64,9 @@ Examples
   playbooks/analyze queries mongod.log.2.gz mongod.log.1 mongod.log
   playbooks/analyze refresh --json mongos.log.1.gz mongos.log | jq -r 'select(.record=="namespace")'
   zcat mongod.log.*.gz | playbooks/analyze refresh -
+
+When a log holds no line of the report's kind, stderr says so and what each
+file holds instead: its lines, their components and first and last times.
 
 Exit status: 0 report printed (possibly empty), 1 a file could not be read
 completely or is not a MongoDB log, 2 usage error (unknown report or option,
@@ -184,6 +187,8 @@ def run(argv, out=None, err=None):
             status = 1
     if not report.found(state):
         err.write("analyze: no %s lines found in %d file(s)\n" % (report.WHAT, len(sources)))
+        for source in sources:
+            err.write("  %s\n" % contents.describe(source))
     bad = state.bad
     if bad.unparsable:
         err.write("analyze: skipped %d unparsable line(s) out of %d that matched the %s filter\n"
