@@ -340,8 +340,8 @@ def getmore_from_text(ns, body, ms):
     (3.2+ logs it), else tied by its cursorid (2.x and 3.0 log only that)."""
     metrics = text_metrics(body, ms)
     at = body.find(" originatingCommand: {")
-    if at != -1:
-        origin = text_document(body, at)
+    origin = text_document(body, at) if at != -1 else None
+    if origin is not None:  # else absent (2.x, 3.0) or cut short: tied by cursorid
         name = first_key(origin)
         if not isinstance(name, str) or name.lower() not in COMMANDS:
             return None

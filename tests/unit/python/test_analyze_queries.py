@@ -297,3 +297,16 @@ def test_parts_of_a_file_tie_getmores_as_one_pass_would(order):
         total.merge(part)
     assert queries.rows(total) == queries.rows(whole)
     assert len(queries.rows(total)) == (1 if order == "opened first" else 2)
+
+
+def test_a_text_getmore_whose_originating_command_is_cut_is_tied_by_cursor_id():
+    lines = fixture_lines("queries-4.2.derived.text.log")
+    opened, getmore = lines[3], lines[9]
+    whole = b'originatingCommand: { find: "orders", filter: { total: { $gte: 100 } }, $db: "shop" }'
+    assert whole in getmore
+    cut = getmore.replace(whole, b'originatingCommand: { find: "orders", filter: { total: { $gte: 1')
+    state = queries.State()
+    for line in (opened, cut):
+        state.feed(0, 0, line)
+    assert [(r["operation"], r["shape"], r["commands"], r["getMores"]) for r in queries.rows(state)] == \
+        [("find", '{"total": 1}', 1, 1)]
