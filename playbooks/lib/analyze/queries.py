@@ -13,8 +13,8 @@ an aggregate's shape is its pipeline (the leading $match's filter shape,
 then the stage names: `$match {"k": 1} | $group | $sort`; after a leading
 $changeStream, the $match that follows is the change stream's filter), and
 a getMore (command or legacy op) is charged to the group of the command that
-opened its cursor: the originatingCommand the server logs with it
-(src/mongo/db/curop.cpp, OpDebug::report), else the slow query line that
+opened its cursor: the originatingCommand the server logs with it (3.4+,
+src/mongo/db/curop.cpp, OpDebug::report), else the slow query line that
 opened that cursor id earlier in the files (read in the order given), else
 a group "(unknown origin)" of its namespace. A group counts its commands and
 its getMores apart; its times and figures are those of both.
@@ -337,7 +337,8 @@ def text_metrics(body, ms):
 
 def getmore_from_text(ns, body, ms):
     """A getMore command (3.2+) or op: charged to its originatingCommand
-    (3.2+ logs it), else tied by its cursorid (2.x and 3.0 log only that)."""
+    (logged from 3.4, SERVER-23260), else tied by its cursorid (what older
+    text logs give)."""
     metrics = text_metrics(body, ms)
     at = body.find(" originatingCommand: {")
     origin = text_document(body, at) if at != -1 else None
