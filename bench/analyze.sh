@@ -3,7 +3,7 @@
 # kinds of JSON (4.4+) log, with time and peak memory.
 #
 #   bench/analyze.sh [--size-mb N] [--rounds R] [--logs few,all,distinct,refreshes] [--reports LIST]
-#                    [--engine auto|go|python]
+#                    [--engine auto|go|python] [--no-memory]
 #
 # Generates three logs of N MiB each (default 300) in a temporary directory
 # with bench/analyze-log.py (see there: few = 5% slow queries, all = every
@@ -19,7 +19,11 @@
 # and against grep -F (goal: at least 25%), from wall time and from CPU time.
 # --engine sets DBA_LAB_ANALYZE_ENGINE for the analyze runs (default auto:
 # the Go engine where it applies, as users run it; python measures the
-# reference engine alone).
+# reference engine alone). --rounds 0 skips the comparison.
+# Then, unless --no-memory, the memory bound: once per log, report, engine
+# (go, python) and format (table, --json), the peak memory (as above) beside
+# the bound 64 MiB + 200 bytes per distinct key (cursor, refresh, query group,
+# namespace: each --json record is one), with ok or OVER.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +32,7 @@ readonly REPORTS_ALL="cursors,refresh,queries"
 readonly LOGS_ALL="few,all,distinct,refreshes"
 
 usage() {
-  sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,26s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 die() {
@@ -124,15 +128,16 @@ median() {
 }
 
 main() {
-  local size_mb=300 rounds=3 logs="$LOGS_ALL" reports="$REPORTS_ALL" engine=auto tmp kind report round tool out
+  local size_mb=300 rounds=3 logs="$LOGS_ALL" reports="$REPORTS_ALL" engine=auto memory=1 tmp kind report round tool out
   while (($#)); do
     case "$1" in
       -h|--help) usage; return 0 ;;
       --size-mb) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || die "--size-mb needs a number of MiB"; size_mb="$2"; shift ;;
-      --rounds) [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "--rounds needs a positive number"; rounds="$2"; shift ;;
+      --rounds) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || die "--rounds needs a number (0: memory only)"; rounds="$2"; shift ;;
       --logs) [[ $# -ge 2 ]] || die "--logs needs a list"; logs="$2"; shift ;;
       --reports) [[ $# -ge 2 ]] || die "--reports needs a list"; reports="$2"; shift ;;
       --engine) [[ $# -ge 2 && "$2" =~ ^(auto|go|python)$ ]] || die "--engine needs auto, go or python"; engine="$2"; shift ;;
+      --no-memory) memory=0 ;;
       *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
@@ -150,6 +155,9 @@ main() {
     printf 'generating %s: %d MiB ... ' "$kind" "$size_mb" >&2
     printf '%s lines\n' "$(generate "$kind" "${tmp}/${kind}.log" "$size_mb")" >&2
   done
+
+  ((memory)) && memory_bounds "$tmp" "${kinds[@]}" -- "${report_list[@]}"
+  ((rounds)) || return 0
 
   # Rounds alternate the tools (each round starts with another one) so that
   # neither always runs on a cold cache or a busier machine.
@@ -191,6 +199,44 @@ main() {
   done
   printf '\nanalyze engine: %s. %d MiB per log, %d round(s), medians; seconds are wall (ANALYZE, JQ, GREP) and user + system CPU (CPU, JQ CPU, G CPU); PEAK = MiB, largest analyze run.\n' "$engine" "$size_mb" "$rounds"
   printf 'Goals: x JQ >= 10 and %% GREP >= 25 (wall, as the issue measures; x JQc and %% GREPc are the same from CPU time, steadier on a loaded machine).\n'
+}
+
+# Peak memory of every report in both formats with both engines on the logs
+# in DIR, against the bound 64 MiB + 200 B per distinct key: the lines of the
+# --json run (one record per cursor, refresh, query group or namespace).
+memory_bounds() {
+  local dir="$1" kind report engine form keys out peak bound mark over=0
+  shift
+  local -a kinds=() report_list=()
+  while [[ "$1" != -- ]]; do kinds+=("$1"); shift; done
+  shift
+  report_list=("$@")
+  local -a rows=() engines=(python)
+  # Without the Go engine (no Go at setup) only the Python one runs.
+  [[ -x "${ROOT}/.tools/bin/analyze-go" ]] && engines=(go python)
+  for kind in "${kinds[@]}"; do
+    for report in "${report_list[@]}"; do
+      for engine in "${engines[@]}"; do
+        for form in --json table; do
+          local -a args=("$report")
+          [[ "$form" == --json ]] && args+=(--json)
+          out="$(DBA_LAB_ANALYZE_ENGINE="$engine" measure "${ROOT}/playbooks/analyze" "${args[@]}" "${dir}/${kind}.log")"
+          # The --json run comes first: its records are the keys of both.
+          [[ "$form" == --json ]] && keys=$(wc -l <"$MEASURE_SINK")
+          peak=$(awk '{ print $2 }' <<<"$out")
+          bound=$(awk -v k="$keys" 'BEGIN { printf "%.1f", 64 + 200 * k / 1048576 }')
+          mark=ok
+          awk -v p="$peak" -v b="$bound" 'BEGIN { exit !(p > b) }' && { mark=OVER; over=$((over + 1)); }
+          rows+=("$(printf '%-9s %-8s %-6s %-6s %8.1f %6.1f %8d %9s  %s' "$kind" "$report" "$engine" "$form" \
+            "$(awk '{ print $1 }' <<<"$out")" "$peak" "$keys" "$bound" "$mark")")
+          printf 'memory  %s\n' "${rows[-1]}" >&2
+        done
+      done
+    done
+  done
+  printf '\n%-9s %-8s %-6s %-6s %8s %6s %8s %9s  %s\n' LOG REPORT ENGINE FORMAT SECONDS PEAK KEYS BOUND MARK
+  printf '%s\n' "${rows[@]}"
+  printf '\nPEAK and BOUND in MiB; BOUND = 64 MiB + 200 B x KEYS (KEYS: --json records, one per cursor, refresh, query group or namespace). %d over the bound.\n\n' "$over"
 }
 
 # The median of field FIELD over the runs of LOG, REPORT and TOOL in RUNS_FILE.

@@ -56,9 +56,11 @@ every reading the run writes is copied from it.
 TEXT
 pb::narration run <<'TEXT'
 For each pattern and array length, one update runs inside oplogEntrySize(): watch the bytes
-per update. Flat means the entry names only what changed; linear means the whole array is
-in every entry. Then the load: the worst and the best way to ingest a reading, with the
-secondaries' lag sampled every second.
+per update on the ticker line. Flat means the entry names only what changed; linear means
+the whole array is in every entry.
+
+Then the load (unless --no-load): the worst and the best way to ingest a reading, with the
+secondaries' lag sampled every second; the ticker line shows the largest lag so far.
 TEXT
 pb::narration analyze <<'TEXT'
 The curves are classified flat or linear (least squares) and an hour of each pattern is added

@@ -63,14 +63,31 @@ pb::option --sharded SHARDED flag 0 "launch a sharded cluster (the capped collec
 pb::topology_options nodes shards
 
 pb::narration prepare <<'TEXT'
-Prepare creates the topic as the article does: createCollection('ticker', {capped: true,
-size: 100000, max: 100000}) and the index on time. Note how small 100000 bytes is: at
-100 messages a second the ring buffer wraps every few seconds.
+Prepare creates the topic as the article does:
+createCollection('ticker',{capped:true,size:100000,max:100000})
+(--capped-size and --capped-max change them) and the index on time. Note how small 100000 bytes is: at 100 messages a second of about 110 bytes the ring
+buffer wraps about every 9 seconds.
 TEXT
 pb::narration run <<'TEXT'
-Run sweeps the subscriber count. For each point, watch the delivered counter keep pace
-with the published one. Then the claims: a document is grown, the collection is sharded
-(on --sharded), and every node is stopped and started to see whether the topic survives.
+Run sweeps the subscriber count: for each point one Node process publishes at the target
+rate while every subscriber tails the topic. Watch the ticker line: delivered should keep
+pace with published times the subscriber count. With --compare changestream (the default)
+the same sweep runs again with a change stream per subscriber.
+
+Then the article's claims: a document is grown; sharding the topic is tried (on a mongos
+only: --sharded); the topic's inserts are looked for in the oplog; and every node is stopped
+and started with mlaunch to see whether the topic survives.
+TEXT
+pb::narration run uri <<'TEXT'
+Run sweeps the subscriber count: for each point one Node process publishes at the target
+rate while every subscriber tails the topic. Watch the ticker line: delivered should keep
+pace with published times the subscriber count. With --compare changestream (the default)
+the same sweep runs again with a change stream per subscriber.
+
+Then the article's claims: a document is grown; sharding the topic is tried if the target
+is a mongos; the topic's inserts are looked for in the oplog of a replica set member.
+Nothing is stopped or restarted: this run did not launch the deployment, so the in-memory
+claim is not applicable here.
 TEXT
 pb::narration analyze <<'TEXT'
 Analyze turns each point into the article's latency tables and fits server CPU per message
@@ -116,11 +133,12 @@ scenario::raw_dir() {
 }
 
 scenario::sweep() {
-  local mode="$1" collection="$2" n raw
+  local mode="$1" collection="$2" n raw env=() conn=()
   raw=$(scenario::raw_dir)
+  pb::connection env conn node "$PB_CONN_URI"
   for n in "${SCENARIO_POINTS[@]}"; do
-    pb::run --progress "${mode}: ${n} subscriber(s), ${RATE} msg/s for ${SECONDS_PER_POINT} s" \
-      node "${PB_SCENARIO}/run.js" --uri "$PB_CONN_URI" --db "$PB_DB_NAME" --collection "$collection" \
+    pb::run --progress "${mode}: ${n} subscriber(s), ${RATE} msg/s for ${SECONDS_PER_POINT} s" "${env[@]}" \
+      node "${PB_SCENARIO}/run.js" "${conn[@]}" --db "$PB_DB_NAME" --collection "$collection" \
       --mode "$mode" --subscribers "$n" --publishers "$PUBLISHERS" --rate "$RATE" \
       --seconds "$SECONDS_PER_POINT" --run-tag "${mode}-${n}" --pids "$SCENARIO_PIDS" \
       --first-batch "$FIRST_BATCH" --max-await-ms "$MAX_AWAIT_MS" --write-concern "$WRITE_CONCERN" \

@@ -73,10 +73,11 @@ the data (so resuming reads oplog pages from disk: the article's log shows 19 GB
 bytesRead), and slowms 0 so every aggregate and getMore is logged.
 TEXT
 pb::narration prepare <<'TEXT'
-A change stream with the article's filter {"fullDocument.msg": {$exists: true}}
+A change stream with the article's filter {"fullDocument.msg":{$exists:true}}
 sees the first insert; its event _id is the token every run resumes after.
 Then seedCollection writes the article's sequence: ten small "marker" documents that
-match the filter, between runs of 6 MB documents that do not. Watch the MB/s.
+match the filter, between runs of 6 MB documents that do not. Watch the MB/s on the
+ticker line: it is seedCollection's own progress line.
 TEXT
 pb::narration run <<'TEXT'
 Five resumes, each from a new connection. Watch the seconds printed before each

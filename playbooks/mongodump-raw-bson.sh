@@ -66,7 +66,7 @@ pb::option --replicaset PB_REPLICASET flag 0 "launch a replica set instead of a 
 pb::topology_options nodes
 
 pb::narration prepare <<'TEXT'
-seedCollection writes the documents. tiny: N collections of {a: "b"}, about 31
+seedCollection writes the documents. tiny: N collections of {a:"b"}, about 31
 bytes each, where per-document costs dominate. nested: big documents of many
 small fields, where decoding costs dominate.
 TEXT
@@ -114,7 +114,14 @@ scenario::tool_uri() {
 }
 
 stage_launch() {
+  # shellcheck disable=SC2034 # the tools and mongosh get SCENARIO_CONN_ENV's environment
+  local none=()
   SCENARIO_URI=$(scenario::tool_uri "$PB_CONN_URI")
+  # Each client's way to the connection string (a password never on a command
+  # line): SCENARIO_CONN_ENV goes to every timed command's runner.
+  pb::connection SCENARIO_CONN_ENV SCENARIO_NODE_CONN node "$SCENARIO_URI"
+  pb::connection none SCENARIO_SHELL_CONN mongosh "$SCENARIO_URI"
+  pb::connection none SCENARIO_TOOL_CONN tools "$SCENARIO_URI"
   SCENARIO_TIMED=("python3" "${PB_SCENARIO}/timed.py")
   SCENARIO_SAMPLES="${PB_WORK}/samples-${PB_VERSION:-uri}.jsonl"
   SCENARIO_SHAPES_FILE="${PB_WORK}/shapes-${PB_VERSION:-uri}.json"
@@ -153,7 +160,7 @@ scenario::timed() {
   shift 6
   scenario::server_cpu cpu0
   pb::capture --dry-value '{}' --progress "${shape}: ${method}${part:+ ${part}}, run ${repeat} of ${REPEATS}" \
-    timing "${SCENARIO_TIMED[@]}" --stdout "$out" -- "$@" || rc=$?
+    "${SCENARIO_CONN_ENV[@]}" timing "${SCENARIO_TIMED[@]}" --stdout "$out" -- "$@" || rc=$?
   scenario::server_cpu cpu1
   pb::dry_run && return 0
   timing=$(tail -n 1 <<<"$timing")
@@ -182,7 +189,8 @@ scenario::timed() {
 # (nulls when it does not report them), read around each timed run.
 scenario::server_cpu() {
   local _scenario_cpu=''
-  pb::capture --dry-value '{}' _scenario_cpu node "${PB_SCENARIO}/run.js" server-cpu --uri "$SCENARIO_URI" || true
+  pb::capture --dry-value '{}' "${SCENARIO_CONN_ENV[@]}" _scenario_cpu \
+    node "${PB_SCENARIO}/run.js" server-cpu "${SCENARIO_NODE_CONN[@]}" || true
   _scenario_cpu=$(tail -n 1 <<<"$_scenario_cpu")
   jq -e 'type == "object"' >/dev/null 2>&1 <<<"$_scenario_cpu" || _scenario_cpu='{}'
   printf -v "$1" '%s' "$_scenario_cpu"
@@ -206,7 +214,7 @@ scenario::before() {
     pb::run --quiet rm -rf "${SCENARIO_DUMP}/${shape}"
   fi
   case "$side" in
-    write) pb::run --quiet node "${PB_SCENARIO}/run.js" drop --uri "$SCENARIO_URI" --db "$PB_DB_NAME" \
+    write) pb::run --quiet "${SCENARIO_CONN_ENV[@]}" node "${PB_SCENARIO}/run.js" drop "${SCENARIO_NODE_CONN[@]}" --db "$PB_DB_NAME" \
       --collections "$(scenario::restored "$shape")" ;;
   esac
 }
@@ -234,16 +242,16 @@ scenario::reads() {
   mapfile -t excludes < <(scenario::dump_excludes "$shape")
   # The dump directory stays after the last run: the floor and the writes read it.
   scenario::method "$shape" read mongodump-dir null \
-    mongodump --uri "$SCENARIO_URI" --db "$PB_DB_NAME" "${excludes[@]}" --out "${SCENARIO_DUMP}/${shape}" --quiet
+    mongodump "${SCENARIO_TOOL_CONN[@]}" --db "$PB_DB_NAME" "${excludes[@]}" --out "${SCENARIO_DUMP}/${shape}" --quiet
   scenario::method "$shape" read mongodump-archive count \
-    mongodump --uri "$SCENARIO_URI" --db "$PB_DB_NAME" "${excludes[@]}" --archive --quiet
+    mongodump "${SCENARIO_TOOL_CONN[@]}" --db "$PB_DB_NAME" "${excludes[@]}" --archive --quiet
   out="${PB_WORK}/client-result.json"
   scenario::method "$shape" read driver-raw "$out" \
-    node "${PB_SCENARIO}/run.js" read --uri "$SCENARIO_URI" --db "$PB_DB_NAME" --collections "$cs" --raw
+    node "${PB_SCENARIO}/run.js" read "${SCENARIO_NODE_CONN[@]}" --db "$PB_DB_NAME" --collections "$cs" --raw
   scenario::method "$shape" read driver-decoded "$out" \
-    node "${PB_SCENARIO}/run.js" read --uri "$SCENARIO_URI" --db "$PB_DB_NAME" --collections "$cs"
+    node "${PB_SCENARIO}/run.js" read "${SCENARIO_NODE_CONN[@]}" --db "$PB_DB_NAME" --collections "$cs"
   scenario::method "$shape" read mongosh-toArray "$out" \
-    mongosh "$SCENARIO_URI" --quiet --norc \
+    mongosh "${SCENARIO_SHELL_CONN[@]}" --quiet --norc \
     --eval "globalThis.dbaLabRead = $(jq -nc --arg db "$PB_DB_NAME" --arg cs "$cs" '{db: $db, collections: ($cs | split(","))}')" \
     "${PB_SCENARIO}/run-mongosh.js"
   # mongoexport reads one collection per process: the parts of a run add up.
@@ -251,7 +259,7 @@ scenario::reads() {
   for ((r = 1; r <= REPEATS; r++)); do
     for c in "${names[@]}"; do
       scenario::timed "$shape" read mongoexport "$r" "$c" count \
-        mongoexport --uri "$SCENARIO_URI" --db "$PB_DB_NAME" --collection "$c" --quiet || break 2
+        mongoexport "${SCENARIO_TOOL_CONN[@]}" --db "$PB_DB_NAME" --collection "$c" --quiet || break 2
     done
   done
   local files=()
@@ -263,7 +271,7 @@ scenario::writes() {
   local shape="$1" cs n dir
   cs=$(scenario::collections "$shape")
   dir="${SCENARIO_DUMP}/${shape}"
-  local restore=(mongorestore --uri "$SCENARIO_URI" --nsInclude "${PB_DB_NAME}.*"
+  local restore=(mongorestore "${SCENARIO_TOOL_CONN[@]}" --nsInclude "${PB_DB_NAME}.*"
     --nsFrom "${PB_DB_NAME}.*" --nsTo "${PB_DB_NAME}.restored_*" --quiet)
   scenario::method "$shape" write mongorestore null "${restore[@]}" "$dir"
   local variant flag counts numbers=()
@@ -278,7 +286,7 @@ scenario::writes() {
     done
   done
   scenario::method "$shape" write driver-insertMany "${PB_WORK}/client-result.json" \
-    node "${PB_SCENARIO}/run.js" write --uri "$SCENARIO_URI" --db "$PB_DB_NAME" \
+    node "${PB_SCENARIO}/run.js" write "${SCENARIO_NODE_CONN[@]}" --db "$PB_DB_NAME" \
     --from "${dir}/${PB_DB_NAME}" --collections "$cs" --prefix restored_
   # The restored copies are not needed after the last run.
   scenario::before "$shape" write

@@ -100,17 +100,29 @@ install_npm_packages() {
   printf '%s' "$want" >"$stamp"
 }
 
-# npm's m 1.10.0 as the playbooks need it: Debian 12 builds, and a checkout
-# path with a space (docs/m.md). Applied after every npm install (npm ci
-# restores the original); a copy of m the patch does not fit stops setup.
-patch_m() {
-  local said
-  said=$("${ROOT}/setup/patch-m.sh" "${ROOT}/node_modules/m/bin/m" 2>&1) || die "${said#patch-m: }"
+# npm's m 1.10.0 and pip's mtools 1.7.2 as the playbooks need them: Debian 12
+# builds, and a checkout path with a space (docs/m.md, docs/mongodb-facts.md).
+# Applied after every install (npm ci and pip restore the originals); a copy
+# the patch does not fit stops setup.
+patch_tool() {
+  local tool="$1" file="$2" what="$3" said
+  said=$("${ROOT}/setup/patch-tool.sh" "$tool" "$file" 2>&1) || die "${said#patch-"${tool}": }"
   if [[ "$said" == applied ]]; then
-    step "m: patched for Debian 12 builds and paths with spaces (setup/m-1.10.0.patch)"
+    step "${tool}: patched for ${what}"
   else
-    say "m: patch already applied"
+    say "${tool}: patch already applied"
   fi
+}
+
+patch_m() {
+  patch_tool m "${ROOT}/node_modules/m/bin/m" "Debian 12 builds and paths with spaces (setup/m-1.10.0.patch)"
+}
+
+patch_mtools() {
+  local file
+  file=$("${TOOLS}/venv/bin/python" -c 'import mtools.mlaunch.mlaunch as m; print(m.__file__)' 2>/dev/null) \
+    || die "mtools is not importable from .tools/venv: rm -rf .tools/venv; ./setup/install.sh"
+  patch_tool mtools "$file" "a mongos path with a space (setup/mtools-1.7.2.patch)"
 }
 
 python_with_venv() {
@@ -414,6 +426,7 @@ install_all() {
   install_npm_packages
   patch_m
   install_python_tools
+  patch_mtools
   link_tools
   install_system_packages
   install_analyze_engine

@@ -8,6 +8,8 @@
 # Each bats file, snippet file and integration server is its own job; N jobs
 # run side by side (default: CPUs + 1, or DBA_LAB_TEST_JOBS). Every 15 s a
 # progress line on stderr names the running jobs and their results so far.
+# Each job's line gives its wall time and the CPU it used; a "#" line before
+# the closing one sums them (what the run needs of the machine's cores).
 # A job that leaves a dba-lab-* path in its TMPDIR fails the run.
 set -euo pipefail
 
@@ -17,6 +19,7 @@ readonly PROGRESS_EVERY=15
 PASSED=0
 FAILED=0
 SKIPPED=0
+CPU_TOTAL=0
 VERBOSE=0
 RUN_DIR=''
 USER_HOME="${HOME:-}"
@@ -34,7 +37,7 @@ JOB_START=()
 JOB_STATE=()   # queued, running, finished, dropped
 
 usage() {
-  sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 add_job() {
@@ -217,6 +220,9 @@ start_job() {
       TMPDIR="$tmp"
     rc=0
     run_job "${JOB_KIND[$i]}" "${JOB_ARG[$i]}" >"$RUN_DIR/$i.tap" 2>"$RUN_DIR/$i.log" </dev/null || rc=$?
+    # CPU of what the job ran and waited for (servers it started and left
+    # running are not in it). `times` in this shell: a pipe would ask a subshell.
+    times >"$RUN_DIR/$i.times"
     printf '%d\n' "$rc" >"$RUN_DIR/$i.rc.tmp"
     mv "$RUN_DIR/$i.rc.tmp" "$RUN_DIR/$i.rc"
   ) &
@@ -249,8 +255,15 @@ drop_group_tests() {
 
 # Prints a finished job's line (and what failed or was skipped) and adds
 # its counts to the totals.
+# Whole seconds of user and system CPU of job I (its `times`, second line).
+job_cpu() {
+  awk 'NR == 2 {
+    for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
+    printf "%d", t + 0.5 }' "$RUN_DIR/$1.times" 2>/dev/null || printf 0
+}
+
 finish_job() {
-  local i="$1" name="${JOB_NAME[$1]}" tap="$RUN_DIR/$1.tap" log="$RUN_DIR/$1.log" rc p f s took
+  local i="$1" name="${JOB_NAME[$1]}" tap="$RUN_DIR/$1.tap" log="$RUN_DIR/$1.log" rc p f s took cpu
   wait "${JOB_PID[i]}" 2>/dev/null || true
   JOB_STATE[i]=finished
   rc=$(cat "$RUN_DIR/$i.rc")
@@ -280,7 +293,9 @@ finish_job() {
     printf 'not ok - %s exited with status %d; the end of its output:\n' "$name" "$rc"
     ((VERBOSE)) || tail -n 20 "$log" | sed 's/^/# /'
   fi
-  printf '%-32s %d passed, %d failed, %d skipped  (%s)\n' "$name" "$p" "$f" "$s" "$took"
+  cpu=$(job_cpu "$i")
+  CPU_TOTAL=$((CPU_TOTAL + cpu))
+  printf '%-32s %d passed, %d failed, %d skipped  (%s, %s CPU)\n' "$name" "$p" "$f" "$s" "$took" "$(duration "$cpu")"
   PASSED=$((PASSED + p))
   FAILED=$((FAILED + f))
   SKIPPED=$((SKIPPED + s))
@@ -444,6 +459,10 @@ main() {
   check_leftovers
   note_shared_tmp "$SHARED_TMP" "$shared_before"
 
+  # The budget is wall time on the machine's cores: the CPU the jobs used says
+  # how much of it they need, whatever their number.
+  printf '# %s wall, %s CPU in the jobs (%d cores)\n' "$(duration "$SECONDS")" "$(duration "$CPU_TOTAL")" \
+    "$(nproc 2>/dev/null || echo 1)"
   printf '%d passed, %d failed, %d skipped\n' "$PASSED" "$FAILED" "$SKIPPED"
   ((FAILED == 0))
 }

@@ -21,13 +21,38 @@ pb::log_init() {
   fi
 }
 
-# True when the playbook's output is a terminal (progress tickers, pauses).
+# True when the playbook's output is a terminal (progress tickers, colour).
 pb::on_terminal() {
   [[ -t "${PB_FD:-1}" ]]
 }
 
+# pb::_utc VAR FORMAT: the UTC time now, strftime FORMAT, into VAR. printf's
+# own %(...)T: a line of output would otherwise start a `date` (a run prints
+# hundreds of lines).
+pb::_utc() {
+  TZ=UTC0 printf -v "$1" "%(${2})T" -1
+}
+
+# pb::term_cols: the columns people read the run in: COLUMNS, else the
+# controlling terminal's width (also under `| tee`), else 80; bounded to
+# 44..104 so that a very wide or narrow window still gets readable lines.
+pb::term_cols() {
+  local cols="${COLUMNS:-}" size
+  if ! [[ "$cols" =~ ^[0-9]+$ ]]; then
+    cols=80
+    if size=$(stty size 2>/dev/null </dev/tty) && [[ "${size#* }" =~ ^[0-9]+$ ]] && ((${size#* } > 0)); then
+      cols=${size#* }
+    fi
+  fi
+  ((cols >= 44)) || cols=44
+  ((cols <= 104)) || cols=104
+  printf '%d' "$cols"
+}
+
 pb::_clock() {
-  date -u +%H:%M:%S
+  local _clock
+  pb::_utc _clock %H:%M:%S
+  printf '%s' "$_clock"
 }
 
 # mm:ss (or h:mm:ss) since the playbook started, or since $1 (a $SECONDS value).
@@ -41,11 +66,15 @@ pb::elapsed() {
 }
 
 pb::_to_log() {
-  printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" >>"$PB_LOG" 2>/dev/null || true
+  local _stamp
+  pb::_utc _stamp %Y-%m-%dT%H:%M:%SZ
+  printf '%s %s\n' "$_stamp" "$*" >>"$PB_LOG" 2>/dev/null || true
 }
 
 pb::info() {
-  printf '%s%s%s %s\n' "$PB_C_DIM" "$(pb::_clock)" "$PB_C_OFF" "$*" >&"$PB_FD"
+  local _clock
+  pb::_utc _clock %H:%M:%S
+  printf '%s%s%s %s\n' "$PB_C_DIM" "$_clock" "$PB_C_OFF" "$*" >&"$PB_FD"
   pb::_to_log "$*"
 }
 
@@ -76,23 +105,56 @@ pb::stage_header() {
   pb::_to_log "$line (elapsed $(pb::elapsed))"
 }
 
-# A progress ticker for a background process: on a terminal one line updated
-# in place every second, elsewhere a line every PB_PROGRESS_EVERY seconds.
+# A progress line: what a long command says of its own progress, on a line
+# of its output (run log) of this form: `progress: TEXT` (stage.progress in
+# mongosh stages, the same words from Node workloads), or seedCollection's own
+# line off a terminal (`seedCollection: N/M docs, ...`).
+PB_PROGRESS_RE='^[[:space:]]*(progress|seedCollection): '
+
+# pb::_progress_scan: PB_PROGRESS_TEXT becomes the newest progress line in
+# what the run log gained since PB_PROGRESS_AT (bytes already read), which
+# moves on. Reading only the new part keeps a second's scan small on a long
+# log, and never shows an earlier command's line.
+pb::_progress_scan() {
+  local size line
+  size=$(wc -c <"$PB_LOG" 2>/dev/null) || return 0
+  size=${size//[[:space:]]/}
+  [[ "$size" =~ ^[0-9]+$ ]] && ((size > PB_PROGRESS_AT)) || return 0
+  line=$(tail -c "+$((PB_PROGRESS_AT + 1))" "$PB_LOG" 2>/dev/null | head -c "$((size - PB_PROGRESS_AT))" \
+    | grep -aE "$PB_PROGRESS_RE" | tail -n 1) || true
+  PB_PROGRESS_AT=$size
+  line=${line//$'\r'/}
+  line=${line#"${line%%[![:space:]]*}"}
+  [[ -z "$line" ]] || PB_PROGRESS_TEXT=${line#progress: }
+}
+
+# A progress ticker for a background process, with the newest progress line
+# the process wrote: on a terminal one line updated in place every second
+# (cut to the width: a wrapped line cannot be redrawn), elsewhere a line every
+# PB_PROGRESS_EVERY seconds (every 5 s at most with --step: a class watching
+# through `| tee`).
 # pb::progress_wait PID LABEL [LIMIT]; returns the process's exit status, or
 # 124 with the process still running once it has run LIMIT seconds (the
 # caller stops it).
 PB_PROGRESS_EVERY=${PB_PROGRESS_EVERY:-30}
 pb::progress_wait() {
-  local pid="$1" label="$2" limit="${3:-}" start=$SECONDS rc=0 last=$SECONDS
+  local pid="$1" label="$2" limit="${3:-}" start=$SECONDS rc=0 last=$SECONDS every="$PB_PROGRESS_EVERY" tick cols
+  PB_PROGRESS_TEXT=''
+  PB_PROGRESS_AT=$(wc -c <"$PB_LOG" 2>/dev/null) || PB_PROGRESS_AT=0
+  PB_PROGRESS_AT=${PB_PROGRESS_AT//[[:space:]]/}
+  if ((${PB_STEP:-0} && every > 5)); then every=5; fi
+  pb::on_terminal && cols=$(pb::term_cols)
   while kill -0 "$pid" 2>/dev/null; do
     if [[ -n "$limit" ]] && ((SECONDS - start >= limit)); then
       rc=124
       break
     fi
+    pb::_progress_scan
     if pb::on_terminal; then
-      printf '\r  %s ... %s%s ' "$label" "$(pb::elapsed "$start")" "${limit:+ (limit $(pb::elapsed $((SECONDS - limit))))}" >&"$PB_FD"
-    elif ((SECONDS - last >= PB_PROGRESS_EVERY)); then
-      printf '  %s: still running (%s)\n' "$label" "$(pb::elapsed "$start")" >&"$PB_FD"
+      tick="  ${label} ... $(pb::elapsed "$start")${limit:+ (limit $(pb::elapsed $((SECONDS - limit))))}${PB_PROGRESS_TEXT:+  ${PB_PROGRESS_TEXT}}"
+      printf '\r\e[K%s' "${tick:0:cols-1}" >&"$PB_FD"
+    elif ((SECONDS - last >= every)); then
+      printf '  %s: still running (%s)%s\n' "$label" "$(pb::elapsed "$start")" "${PB_PROGRESS_TEXT:+, last progress: ${PB_PROGRESS_TEXT}}" >&"$PB_FD"
       last=$SECONDS
     fi
     sleep 1

@@ -89,6 +89,20 @@ pb::cluster_uri() {
   esac
 }
 
+# mlaunch 1.7.2 quotes mongod's path but not mongos's (_construct_mongos) and
+# runs the line through a shell; setup patches it (setup/mtools-1.7.2.patch,
+# docs/mongodb-facts.md#mlaunch-space).
+# True when the mlaunch on PATH has that patch, as setup left it.
+pb::_mlaunch_quotes_mongos() {
+  local mlaunch python file
+  mlaunch=$(command -v mlaunch) || return 1
+  # .tools/bin/mlaunch links to the venv's script, which the venv's python runs.
+  python="$(dirname "$(pb::_link_target "$mlaunch")")/python"
+  [[ -x "$python" ]] || return 1
+  file=$("$python" -c 'import mtools.mlaunch.mlaunch as m; print(m.__file__)' 2>/dev/null) || return 1
+  patch -R --dry-run -s -f -F 0 "$file" <"${PB_ROOT}/setup/mtools-1.7.2.patch" >/dev/null 2>&1
+}
+
 # pb::mlaunch_init_args DIR BINPATH: PB_MLAUNCH_ARGS = the full mlaunch command.
 pb::mlaunch_init_args() {
   local dir="$1" bin="$2"
@@ -103,10 +117,8 @@ pb::mlaunch_init_args() {
       PB_MLAUNCH_ARGS+=(--name "$PB_REPLSET_NAME")
       ;;
     sharded)
-      # mlaunch 1.7.2 quotes mongod's path but not mongos's (_construct_mongos),
-      # and runs the line through a shell. A dry run's placeholder is no folder.
-      if [[ "$bin" =~ [[:space:]] ]] && ! pb::is_binaries_placeholder "$bin"; then
-        pb::die "mlaunch cannot start mongos from a folder whose path holds white space (${bin}): move the binaries"
+      if [[ "$bin" =~ [[:space:]] ]] && ! pb::is_binaries_placeholder "$bin" && ! pb::_mlaunch_quotes_mongos; then
+        pb::die "this mlaunch cannot start mongos from a folder whose path holds white space (${bin}): run ./setup/install.sh (it patches mlaunch to quote it)"
       fi
       # Shards must be replica sets since 3.6 (mlaunch refuses --single shards).
       PB_MLAUNCH_ARGS+=(--sharded "$PB_SHARDS" --replicaset --nodes "$PB_NODES")
@@ -399,18 +411,21 @@ pb::_mlaunch_init() {
 # with symlinks resolved: mlaunch passes os.path.abspath of its --dir, which
 # resolves none, and DIR may be named through another link.
 pb::dir_pids() {
-  local dir pid args path
+  local dir pid args path inside
   dir=$(pb::_canonical "$1")
   # ps -ww: without it ps cuts each line at an exported COLUMNS (procps,
   # seen) or the terminal's width.
   while read -r pid args; do
     [[ "$pid" != "$$" && "$args" == *mongo[ds]* ]] || continue
+    # Every path is read, no break at the first inside: the writer's next
+    # printf would meet a closed pipe, and where SIGPIPE is ignored (a
+    # playbook started from Python inherits that) bash prints "write error:
+    # Broken pipe" on the user's terminal.
+    inside=0
     while IFS= read -r path; do
-      if [[ "$path" == "$dir" || "$path" == "${dir%/}/"* ]]; then
-        printf '%s\n' "$pid"
-        break
-      fi
+      if [[ "$path" == "$dir" || "$path" == "${dir%/}/"* ]]; then inside=1; fi
     done < <(pb::_process_paths "$pid" "$args")
+    if ((inside)); then printf '%s\n' "$pid"; fi
   done < <(ps -A -ww -o pid= -o args= 2>/dev/null)
 }
 

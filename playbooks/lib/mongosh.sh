@@ -11,29 +11,26 @@ PB_KNOBS_SEEN=0
 # pb::stage_config [KEY=VALUE...]: the JSON mongosh stages receive as
 # globalThis.dbaLabStage (typed values; see lib/js/stage.js).
 pb::stage_config() {
-  local kv keys=() values=()
+  local kv
   for kv in "$@"; do
     [[ "$kv" == *=* ]] || pb::die "stage parameter '${kv}' is not KEY=VALUE"
-    keys+=("${kv%%=*}")
-    values+=("${kv#*=}")
   done
   local scale_pairs=() k
   for k in "${!PB_SCALE[@]}"; do scale_pairs+=("${k}=${PB_SCALE[$k]}"); done
+  # One jq for everything: a stage runs this once per mongosh, and a run
+  # starts dozens (jq's start is most of what this costs).
   jq -nc "${PB_JQ_TYPED}"'
-    def pairs(a): a | map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {(.k): (.v | typed)}) | add // {};
+    def pairs: map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {(.k): (.v | typed)}) | add // {};
+    ($nscale | tonumber) as $n |
     {root: $root, records: $records, playbook: $playbook, dbName: $db, runId: $run,
      version: $version, stage: $stage, scale: $scale, uriMode: ($uri == "1"), target: $target,
-     scaleParams: pairs($scaleKV | fromjson),
-     params: ([range(0; $keys | fromjson | length)] as $i
-              | ($keys | fromjson) as $k | ($vals | fromjson) as $v
-              | reduce $i[] as $n ({}; . + {($k[$n]): ($v[$n] | typed)}))}' \
+     scaleParams: ($ARGS.positional[:$n] | pairs),
+     params: ($ARGS.positional[$n:] | pairs)}' \
     --arg root "$PB_ROOT" --arg records "$PB_RECORDS" --arg playbook "$PB_NAME" \
     --arg db "$PB_DB_NAME" --arg run "$PB_RUN_ID" --arg version "${PB_VERSION:-}" \
     --arg target "${PB_STAGE_TARGET:-}" --arg stage "${PB_CURRENT_STAGE:-}" \
     --arg scale "$PB_SCALE_NAME" --arg uri "$([[ -n "$PB_URI" ]] && printf 1)" \
-    --arg scaleKV "$(jq -nc '$ARGS.positional' --args "${scale_pairs[@]}")" \
-    --arg keys "$(jq -nc '$ARGS.positional' --args "${keys[@]}")" \
-    --arg vals "$(jq -nc '$ARGS.positional' --args "${values[@]}")"
+    --arg nscale "${#scale_pairs[@]}" --args "${scale_pairs[@]}" "$@"
 }
 
 # pb::mongosh_stage [--nodb] [--uri URI] [--progress LABEL] FILE [KEY=VALUE...]
@@ -42,7 +39,7 @@ pb::stage_config() {
 # stage changed with stage.setParameter() are restored at cleanup, also when
 # the stage fails.
 pb::mongosh_stage() {
-  local target="${PB_CONN_URI:-}" progress=() file cfg kv rc=0
+  local target="${PB_CONN_URI:-}" progress=() file cfg kv rc=0 env=() conn=()
   while (($#)); do
     case "$1" in
       --nodb) target=--nodb ;;
@@ -60,8 +57,11 @@ pb::mongosh_stage() {
   for kv in "$@"; do
     [[ "$kv" == *=* ]] || pb::die "pb::mongosh_stage ${file}: stage parameter '${kv}' is not KEY=VALUE"
   done
-  cfg=$(PB_STAGE_TARGET=$target pb::stage_config "$@")
-  pb::run "${progress[@]}" mongosh "$target" --quiet --norc \
+  # The stage (and its knob records) sees the target redacted; the knob
+  # restores find the real one again (pb::conn_unredact).
+  cfg=$(PB_STAGE_TARGET=$(pb::redact "$target") pb::stage_config "$@")
+  pb::connection env conn mongosh "$target"
+  pb::run "${progress[@]}" "${env[@]}" mongosh "${conn[@]}" --quiet --norc \
     --eval "globalThis.dbaLabStage = ${cfg}; void 0" "${PB_LIB}/js/stage.js" "$file" || rc=$?
   pb::_register_knob_restores
   return "$rc"
@@ -70,7 +70,7 @@ pb::mongosh_stage() {
 # pb::mongosh_eval VAR [--nodb] [--uri URI] [--read-only] JS: the output of a
 # short script (print EJSON or JSON from it) into VAR.
 pb::mongosh_eval() {
-  local var="$1" target="${PB_CONN_URI:-}" flags=()
+  local var="$1" target="${PB_CONN_URI:-}" flags=() env=() conn=()
   shift
   while (($#)); do
     case "$1" in
@@ -81,7 +81,8 @@ pb::mongosh_eval() {
     esac
     shift
   done
-  pb::capture "${flags[@]}" "$var" mongosh "$target" --quiet --norc --eval "$1"
+  pb::connection env conn mongosh "$target"
+  pb::capture "${flags[@]}" "${env[@]}" "$var" mongosh "${conn[@]}" --quiet --norc --eval "$1"
 }
 
 # pb::set_parameter NAME VALUE [URI]: setParameter on one server (default: the
@@ -98,13 +99,17 @@ pb::set_parameter() {
 
 # Reads knob records written since the last call and registers their restore.
 pb::_register_knob_restores() {
-  local target name old
-  [[ -f "$PB_RECORDS" ]] || return 0
-  while IFS=$'\t' read -r target name old; do
+  local knobs=() i target name old
+  # Most stages change no knob: no jq then. stage.js writes JSON.stringify's
+  # "knob" for every one, so a file without that string has none.
+  [[ -f "$PB_RECORDS" ]] && grep -qF '"knob"' "$PB_RECORDS" || return 0
+  mapfile -t knobs < <(jq -r 'select(.type == "knob") | [.target, .name, (.old | tojson)] | @tsv' "$PB_RECORDS")
+  for ((i = PB_KNOBS_SEEN; i < ${#knobs[@]}; i++)); do
+    IFS=$'\t' read -r target name old <<<"${knobs[i]}"
     pb::on_exit "restore ${name} on ${target}" \
-      pb::mongosh_stage --uri "$target" "${PB_LIB}/js/set-parameter.js" "name=${name}" "json=${old}" restore=1
-  done < <(jq -r 'select(.type == "knob") | [.target, .name, (.old | tojson)] | @tsv' "$PB_RECORDS" | tail -n "+$((PB_KNOBS_SEEN + 1))")
-  PB_KNOBS_SEEN=$(jq -r 'select(.type == "knob") | .name' "$PB_RECORDS" | wc -l | tr -d ' ')
+      pb::mongosh_stage --uri "$(pb::conn_unredact "$target")" "${PB_LIB}/js/set-parameter.js" "name=${name}" "json=${old}" restore=1
+  done
+  PB_KNOBS_SEEN=${#knobs[@]}
 }
 
 # pb::hello VAR [URI]: the hello answer (isMaster where hello is missing,

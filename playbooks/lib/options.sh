@@ -108,8 +108,8 @@ pb::_declare_common_options() {
   pb::option --report-dir PB_REPORT_DIR path "" \
     "where the report goes (default: reports/${PB_NAME}/<UTC time>/)"
   pb::option --keep PB_KEEP flag 0 "leave the cluster$([[ "${PB_SUPPORTS_URI:-1}" != 1 ]] || printf ' (or, with --uri, the database)') after the report"
-  pb::option --dry-run PB_DRY_RUN flag 0 "print every step and command, change nothing"
-  pb::option --step PB_STEP flag 0 "training mode: narrate each stage and wait for Enter"
+  pb::option --dry-run PB_DRY_RUN flag 0 "print every step and every command whole (the plan), change nothing"
+  pb::option --step PB_STEP flag 0 "training mode: narrate each stage and wait for Enter (read from the terminal, also when piped to tee); long commands shown short, whole in run.log"
   pb::option --yes PB_YES flag 0 "no confirmation prompts"
 }
 
@@ -235,6 +235,11 @@ pb::_check_common_options() {
   fi
   if [[ -n "$PB_URI" ]]; then
     [[ "$PB_URI" =~ ^mongodb(\+srv)?:// ]] || pb::usage_error "${uri} must start with mongodb:// or mongodb+srv://, got '${PB_URI}'"
+    # Its clients never get it on their command lines (credentials.sh), but
+    # this playbook's own is readable by every local user for the whole run.
+    if [[ "$uri" == --uri ]] && pb::uri_has_password "$PB_URI"; then
+      pb::warn "$(pb::uri_argv_warning "${0##*/}" "$PB_URI")"
+    fi
     for v in --mongodb-version --binarypath --dir --port; do
       if pb::given "$v"; then pb::usage_error "${uri} runs against an existing deployment: ${v} does not apply"; fi
     done

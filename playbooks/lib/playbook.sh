@@ -35,6 +35,8 @@ source "${PB_LIB}/platform.sh"
 source "${PB_LIB}/mlaunch.sh"
 # shellcheck source=playbooks/lib/preflight.sh
 source "${PB_LIB}/preflight.sh"
+# shellcheck source=playbooks/lib/credentials.sh
+source "${PB_LIB}/credentials.sh"
 # shellcheck source=playbooks/lib/mongosh.sh
 source "${PB_LIB}/mongosh.sh"
 # shellcheck source=playbooks/lib/report.sh
@@ -61,20 +63,65 @@ declare -gA PB_NARRATION=()
 # left out on a platform where it cannot run: PB_DEFAULT_VERSION_ROLE[4.4]="...".
 declare -gA PB_DEFAULT_VERSION_ROLE=()
 
-# pb::narration STAGE <<'EOF' ... EOF: what --step tells the trainee before
-# STAGE (preflight, launch, prepare, run, analyze, report, teardown).
+# pb::narration STAGE [TOPOLOGY] <<'EOF' ... EOF: what --step tells the
+# trainee before STAGE (preflight, launch, prepare, run, analyze, report,
+# teardown). With TOPOLOGY (uri, single, replset, sharded, none: PB_TOPOLOGY
+# once the options are read) the text replaces STAGE's own in that mode, for
+# what the code does differently there (nothing restarted with --uri, ...).
+# Write it as paragraphs separated by a blank line: line breaks inside a
+# paragraph do not matter, pb::pause reflows it to the width, between words.
+# Write code without spaces ({capped:true,size:100000}): cut across two
+# lines, it reads as two fragments on a projector.
 pb::narration() {
-  local stage="$1"
-  PB_NARRATION[$stage]=$(cat)
+  local stage="$1" mode="${2:-}"
+  PB_NARRATION[${stage}${mode:+@${mode}}]=$(cat)
 }
 
-# pb::pause "text": in --step mode, show the text and wait for Enter (only on
-# a terminal; elsewhere it says so and goes on).
+# pb::narration_text STAGE: the narration of STAGE in this run's mode.
+pb::narration_text() {
+  local stage="$1"
+  printf '%s' "${PB_NARRATION[${stage}@${PB_TOPOLOGY}]:-${PB_NARRATION[$stage]:-}}"
+}
+
+# pb::narration_width: the width narration is reflowed to, the "  | "
+# margin not counted: a classroom watches --step on a terminal, piped or not
+# (`--step | tee class.log`), so the terminal's (pb::term_cols); 76 where
+# there is no terminal at all.
+pb::narration_width() {
+  printf '%d' $(($(pb::term_cols) - 4))
+}
+
+# pb::reflow WIDTH: stdin's paragraphs (separated by blank lines) as lines of
+# at most WIDTH characters, broken only between words: a word longer than
+# WIDTH gets a line of its own, whole (a path or a URI must stay copyable).
+pb::reflow() {
+  awk -v w="$1" '
+    /^[[:space:]]*$/ { if (line != "") { print line; line = ""; gap = 1 } next }
+    {
+      if (gap) { print ""; gap = 0 }
+      for (i = 1; i <= NF; i++) {
+        if (line == "") line = $i
+        else if (length(line) + 1 + length($i) <= w) line = line " " $i
+        else { print line; line = $i }
+      }
+    }
+    END { if (line != "") print line }'
+}
+
+# pb::pause "text": in --step mode, show the text and wait for Enter. The key
+# is read from the controlling terminal (/dev/tty), so `--step | tee class.log`
+# and a redirected stdin still wait for the trainer; only a run with no
+# terminal at all (CI, cron, setsid) says so and goes on.
 pb::pause() {
+  local tty
   ((PB_STEP)) || return 0
-  printf '%s\n' "$1" | fold -s -w 76 | sed 's/^/  | /' >&"$PB_FD"
-  if [[ -t 0 ]] && pb::on_terminal; then
-    read -r -p "  Press Enter to continue (Ctrl-C stops and cleans up) " _ || true
+  pb::reflow "$(pb::narration_width)" <<<"$1" | sed -e 's/^/  | /' -e 's/ $//' >&"$PB_FD"
+  if { exec {tty}<>/dev/tty; } 2>/dev/null; then
+    # The prompt goes to the terminal only: a piped log keeps the narration
+    # without a prompt nobody answers there.
+    printf '  Press Enter to continue (Ctrl-C stops and cleans up) ' >&"$tty"
+    read -r -u "$tty" _ || true
+    exec {tty}>&-
   else
     printf '  (--step: no terminal to wait on, continuing)\n' >&"$PB_FD"
   fi
@@ -82,7 +129,7 @@ pb::pause() {
 
 # Stage bookkeeping: header, narration, timing for the summary and the report.
 pb::stage() {
-  local name="$1" label="${2:-}"
+  local name="$1" label="${2:-}" text
   pb::stage_end
   PB_CURRENT_STAGE=$name
   PB_STAGE_START=$SECONDS
@@ -90,8 +137,9 @@ pb::stage() {
   PB_STAGE_LABELS+=("$label")
   PB_STAGE_SECONDS+=(0)
   pb::stage_header "$name" "$label"
-  if [[ -n "${PB_NARRATION[$name]:-}" ]]; then
-    pb::pause "${PB_NARRATION[$name]}"
+  text=$(pb::narration_text "$name")
+  if [[ -n "$text" ]]; then
+    pb::pause "$text"
   fi
 }
 
@@ -196,18 +244,32 @@ pb::_canonical() {
   if [[ -n "${head}${tail}" ]]; then printf '%s%s' "$head" "$tail"; else printf /; fi
 }
 
+# pb::_link_target FILE: FILE with its symlinks followed to the file itself
+# (the folder of a command on PATH, not of its link in .tools/bin); readlink -f
+# is missing on older macOS.
+pb::_link_target() {
+  local file="$1" link
+  while [[ -L "$file" ]]; do
+    link=$(readlink "$file")
+    [[ "$link" == /* ]] || link="$(dirname "$file")/${link}"
+    file=$link
+  done
+  printf '%s' "$file"
+}
+
 # --uri: mark the playbook's database as this run's, and drop it at cleanup
 # only while the mark still names this run.
 pb::_claim_uri_database() {
-  local js
+  local js env=() conn=()
   js="db.getSiblingDB($(jq -nc --arg n "$PB_DB_NAME" '$n')).getCollection('_dbalab_owner').insertOne({_id: 'owner', runId: $(jq -nc --arg r "$PB_RUN_ID" '$r'), playbook: $(jq -nc --arg p "$PB_NAME" '$p'), created: new Date()})"
   pb::on_exit "drop database ${PB_DB_NAME} (created by this run)" pb::_drop_uri_database
-  pb::run --quiet mongosh "$PB_URI" --quiet --norc --eval "$js"
+  pb::connection env conn mongosh "$PB_URI"
+  pb::run --quiet "${env[@]}" mongosh "${conn[@]}" --quiet --norc --eval "$js"
   pb::info "using database ${PB_DB_NAME} on $(pb::redact "$PB_URI")"
 }
 
 pb::_drop_uri_database() {
-  local js
+  local js env=() conn=()
   if ((PB_KEEP)); then
     pb::info "--keep: database ${PB_DB_NAME} stays on the target"
     return 0
@@ -216,7 +278,8 @@ pb::_drop_uri_database() {
   js+="const o = d.getCollection('_dbalab_owner').findOne({_id: 'owner'}); "
   js+="if (o && o.runId === $(jq -nc --arg r "$PB_RUN_ID" '$r')) { d.dropDatabase(); print('dropped ' + d.getName()); } "
   js+="else { print('not dropping ' + d.getName() + ': it was not created by this run'); }"
-  pb::run mongosh "$PB_URI" --quiet --norc --eval "$js"
+  pb::connection env conn mongosh "$PB_URI"
+  pb::run "${env[@]}" mongosh "${conn[@]}" --quiet --norc --eval "$js"
 }
 
 # Creates the report directory and moves the run log into it.

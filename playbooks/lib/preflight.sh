@@ -90,8 +90,9 @@ pb::_check_node() {
 # the mongodb driver from the checkout's node_modules.
 pb::_check_driver() {
   local version
-  if version=$(cd "$PB_ROOT" && node -p "require('mongodb/package.json').version" 2>/dev/null) \
-    && (cd "$PB_ROOT" && node -e "require('mongodb')" >/dev/null 2>&1); then
+  # One node: it loads the driver, then names its version.
+  if version=$(cd "$PB_ROOT" && node -e "require('mongodb'); console.log(require('mongodb/package.json').version)" 2>/dev/null) \
+    && [[ -n "$version" ]]; then
     pb::preflight_ok "Node driver: mongodb ${version}"
   else
     pb::preflight_fail "node cannot load the mongodb driver (node_modules/mongodb)" \

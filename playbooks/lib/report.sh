@@ -282,7 +282,8 @@ pb::_tool_version() {
 
 pb::_ask_tool_version() {
   case "$1" in
-    mongosh|m) "$1" --version 2>/dev/null | head -n 1 ;;
+    mongosh) pb::_mongosh_version ;;
+    m) m --version 2>/dev/null | head -n 1 ;;
     # mlaunch first prints "Detected mongod version: X" when a mongod is on PATH.
     mlaunch) mlaunch --version 2>&1 | awk '$1 == "mtools" && $2 == "version" {print $3; exit}' ;;
     jq) jq --version 2>/dev/null ;;
@@ -290,6 +291,20 @@ pb::_ask_tool_version() {
     node) node --version 2>/dev/null | sed 's/^v//' ;;
     python3) python3 --version 2>&1 | awk '{print $2}' ;;
   esac
+}
+
+# `mongosh --version` starts the whole shell: half a second of CPU at every
+# preflight. The npm package it runs from (node_modules/.bin/mongosh is its
+# bin/mongosh.js) names the same version in its package.json; a mongosh of
+# another kind (brew's, a download's single binary) is asked.
+pb::_mongosh_version() {
+  local bin pkg version=''
+  bin=$(command -v mongosh) || return 1
+  pkg="$(dirname "$(pb::_link_target "$bin")")/../package.json"
+  if [[ -f "$pkg" ]]; then
+    version=$(jq -r 'select(.name == "@mongosh/cli-repl") | .version // empty' "$pkg" 2>/dev/null) || version=''
+  fi
+  if [[ -n "$version" ]]; then printf '%s\n' "$version"; else mongosh --version 2>/dev/null | head -n 1; fi
 }
 
 # Records the host, tools, topology and scale once (results.json "environment").

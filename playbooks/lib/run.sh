@@ -30,22 +30,105 @@ pb::redact() {
   sed -E 's#(mongodb(\+srv)?://[^:/@ ]+:)[^@ ]*@#\1***@#g' <<<"$1"
 }
 
-pb::show_cmd() {
-  local line
+# pb::short_cmd WIDTH ARG...: the command as people can read it on a screen
+# WIDTH columns wide: the whole line when it fits on one. Otherwise a
+# connection string becomes <uri>, a checkout path is shown from
+# playbooks/lib (or the checkout), an argument too long to read (a script
+# given to --eval) becomes "…", and the line ends with where the whole
+# command is. Past two screen lines, arguments go from the middle outwards:
+# a command's first words say what it is, its last ones are often the
+# settings people are told to look for (mlaunch init's --oplogSize ...
+# --slowms 0), the middle is folders and ports. The command, a <uri> and a
+# script file (.js, .py, .sh) always stay.
+pb::short_cmd() {
+  local width="$1" a i n best dist best_dist line note=' (full command: run.log)' toks=() keep=()
+  shift
   line=$(pb::redact "$(pb::quote "$@")")
+  if ((${#line} <= width)); then
+    printf '%s' "$line"
+    return 0
+  fi
+  for a in "$@"; do
+    keep+=(0)
+    if [[ "$a" =~ ^mongodb(\+srv)?:// ]]; then toks+=('<uri>') keep[-1]=1
+    elif [[ "$a" == "${PB_LIB}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_LIB}/"}")")
+    elif [[ "$a" == "${PB_ROOT}/"* ]]; then toks+=("$(pb::quote "${a#"${PB_ROOT}/"}")")
+    elif ((${#a} > 40)) || [[ "$a" == *$'\n'* ]]; then toks+=('…')
+    else toks+=("$(pb::quote "$a")")
+    fi
+    if [[ "$a" == "${PB_ROOT}/"* && "$a" =~ \.(js|py|sh)$ ]]; then keep[-1]=1; fi
+  done
+  keep[0]=1
+  n=${#toks[@]}
+  while :; do
+    line=$(pb::_join_short "${toks[@]}")
+    ((${#line} + ${#note} > 2 * width)) || break
+    best=-1
+    for ((i = 1; i < n; i++)); do
+      if ((keep[i])) || [[ "${toks[i]}" == '…' ]]; then continue; fi
+      dist=$((2 * i - n))
+      dist=${dist#-}
+      if ((best < 0 || dist < best_dist)); then best=$i best_dist=$dist; fi
+    done
+    ((best > 0)) || break
+    toks[best]='…'
+  done
+  printf '%s%s' "$(pb::redact "$line")" "$note"
+}
+
+# The tokens joined by spaces, each run of "…" as one.
+pb::_join_short() {
+  local t out=''
+  for t in "$@"; do
+    [[ "$t" == '…' && "$out" == *' …' ]] && continue
+    out+=" $t"
+  done
+  printf '%s' "${out# }"
+}
+
+# pb::show_cmd [--env NAME=VALUE]... COMMAND [ARG...]: the "$ command" line,
+# with the environment the runner gives the command (--env) in front of it.
+pb::show_cmd() {
+  local line='' envs='' short_envs='' kv
+  while [[ "${1:-}" == --env ]]; do
+    kv=$2
+    envs+="${kv%%=*}=$(pb::quote "${kv#*=}") "
+    if [[ "${kv#*=}" =~ ^mongodb(\+srv)?:// ]]; then
+      short_envs+="${kv%%=*}=<uri> "
+    else
+      short_envs+="${kv%%=*}=$(pb::quote "${kv#*=}") "
+    fi
+    shift 2
+  done
+  line=$(pb::redact "${envs}$(pb::quote "$@")")
+  pb::_to_log "\$ ${line}"
   if ((PB_DRY_RUN)); then
     printf '$ %s\n' "$line" >&"$PB_FD"
-  else
-    printf '%s$ %s%s\n' "$PB_C_DIM" "$line" "$PB_C_OFF" >&"$PB_FD"
+    return 0
   fi
-  pb::_to_log "\$ ${line}"
+  # A terminal, and --step even when piped (`| tee class.log` to a projector),
+  # are read by people: a mongosh command carrying a stage's configuration is
+  # hundreds of characters that push the output around it off the screen, so
+  # they get the short form; the run log keeps the whole. A piped run without
+  # --step (CI logs, tests, scripts) keeps every command whole, like
+  # --dry-run, whose plan IS the command list.
+  if pb::on_terminal || ((${PB_STEP:-0})); then
+    line="$(pb::redact "$short_envs")$(pb::short_cmd $(($(pb::term_cols) - 2 - ${#short_envs})) "$@")"
+  fi
+  printf '%s$ %s%s\n' "$PB_C_DIM" "$line" "$PB_C_OFF" >&"$PB_FD"
 }
 
 # Runs "$@" in a process group of its own. Output: MODE live (terminal and run
 # log), log (run log only) or FILE:path (stdout to path, stderr to the run log).
+# --env NAME=VALUE (after MODE, repeatable): in the command's environment only.
 pb::_spawn() {
-  local mode="$1"
+  local mode="$1" envs=()
   shift
+  while [[ "${1:-}" == --env ]]; do
+    envs+=("$2")
+    shift 2
+  done
+  if ((${#envs[@]})); then set -- pb::_exec_with_env "${#envs[@]}" "${envs[@]}" "$@"; fi
   set -m
   case "$mode" in
     live) { "$@" 2>&1 </dev/null | tee -a "$PB_LOG" >&"$PB_FD"; } & ;;
@@ -54,6 +137,18 @@ pb::_spawn() {
   esac
   PB_CHILD_PID=$!
   set +m
+}
+
+# pb::_exec_with_env N NAME=VALUE... COMMAND [ARG...]: COMMAND with the N
+# variables exported. Runs in the subshell pb::_spawn starts, so they reach
+# no other process; exec keeps the command's pid the job's pid.
+pb::_exec_with_env() {
+  local n="$1"
+  shift
+  export "${@:1:n}"
+  shift "$n"
+  if [[ "$(type -t "$1")" == file ]]; then exec "$@"; fi
+  "$@"
 }
 
 pb::_wait_child() {
@@ -152,20 +247,24 @@ pb::_failpoint_sigint() {
   if [[ "$BASHPID" != "$$" ]]; then exit 130; fi
 }
 
-# pb::run [--read-only] [--progress LABEL [--timeout SECONDS]] [--quiet] COMMAND [ARG...]
+# pb::run [--read-only] [--progress LABEL [--timeout SECONDS]] [--quiet] [--env NAME=VALUE]... COMMAND [ARG...]
 #   --read-only      it changes nothing: run it with --dry-run too
 #   --progress LABEL long step: output goes to the run log, a ticker shows time
 #   --timeout SECS   with --progress: past SECS its process group is stopped and
 #                    pb::run returns 124 without a failure message (the caller
 #                    says what was stuck)
 #   --quiet          output goes to the run log only
+#   --env NAME=VALUE VALUE in the command's environment, not on its command
+#                    line (any local user can read those, ps): for passwords.
+#                    Shown as NAME=VALUE before the command, redacted.
 # Returns the command's exit status (a failure stops the playbook unless the
 # call is tested, as in `if pb::run ...`).
 pb::run() {
-  local read_only=0 progress='' limit='' mode=live rc=0
+  local read_only=0 progress='' limit='' mode=live rc=0 envs=()
   while (($#)); do
     case "$1" in
       --read-only) read_only=1 ;;
+      --env) pb::_env_option "$2"; envs+=(--env "$2"); shift ;;
       --progress) progress="$2"; mode=log; shift ;;
       --timeout) limit="$2"; shift ;;
       --quiet) mode=log ;;
@@ -174,12 +273,12 @@ pb::run() {
     shift
   done
   (($#)) || pb::die "pb::run: no command"
-  pb::show_cmd "$@"
+  pb::show_cmd "${envs[@]}" "$@"
   if ((PB_DRY_RUN && !read_only)); then
     return 0
   fi
   pb::_failpoint "$@"
-  pb::_spawn "$mode" "$@"
+  pb::_spawn "$mode" "${envs[@]}" "$@"
   pb::_wait_child "$progress" "$limit" || rc=$?
   pb::_note_status "$rc" "$@"
   if ((rc != 0 && !(rc == 124 && ${#limit}))) && [[ "$mode" == log ]]; then
@@ -188,16 +287,17 @@ pb::run() {
   return "$rc"
 }
 
-# pb::capture [--read-only] [--dry-value TEXT] [--progress LABEL] VAR COMMAND [ARG...]
+# pb::capture [--read-only] [--dry-value TEXT] [--progress LABEL] [--env NAME=VALUE]... VAR COMMAND [ARG...]
 # Runs the command (shown like pb::run) and stores its stdout, without the
 # trailing newline, in VAR; stderr goes to the run log. With --dry-run a
 # command that is not --read-only is only shown and VAR gets TEXT.
 pb::capture() {
   # Locals are prefixed: VAR is assigned by name and must not be one of them.
-  local _pbc_ro=0 _pbc_dry='' _pbc_progress='' _pbc_var _pbc_out _pbc_rc=0
+  local _pbc_ro=0 _pbc_dry='' _pbc_progress='' _pbc_var _pbc_out _pbc_rc=0 _pbc_env=()
   while (($#)); do
     case "$1" in
       --read-only) _pbc_ro=1 ;;
+      --env) pb::_env_option "$2"; _pbc_env+=(--env "$2"); shift ;;
       --dry-value) _pbc_dry="$2"; shift ;;
       --progress) _pbc_progress="$2"; shift ;;
       *) break ;;
@@ -207,14 +307,14 @@ pb::capture() {
   _pbc_var="$1"
   shift
   (($#)) || pb::die "pb::capture: no command"
-  pb::show_cmd "$@"
+  pb::show_cmd "${_pbc_env[@]}" "$@"
   if ((PB_DRY_RUN && !_pbc_ro)); then
     printf -v "$_pbc_var" '%s' "$_pbc_dry"
     return 0
   fi
   pb::_failpoint "$@"
   _pbc_out=$(pb::tempfile capture)
-  pb::_spawn "FILE:${_pbc_out}" "$@"
+  pb::_spawn "FILE:${_pbc_out}" "${_pbc_env[@]}" "$@"
   pb::_wait_child "$_pbc_progress" || _pbc_rc=$?
   pb::_note_status "$_pbc_rc" "$@"
   printf -v "$_pbc_var" '%s' "$(<"$_pbc_out")"
@@ -259,6 +359,10 @@ pb::_now() {
   else
     date +%s.%N | sed 's/\.N$/.0/'
   fi
+}
+
+pb::_env_option() {
+  [[ "$1" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || pb::die "runner: --env expects NAME=VALUE, got '$(pb::redact "$1")'"
 }
 
 # pb::run_foreground COMMAND [ARG...]: for the rare command that must talk to

@@ -28,7 +28,7 @@ cursor_record() {
 @test "--help teaches the three reports, the formats and the exit codes" {
   run analyze --help
   assert_success
-  assert_output --partial "Usage: playbooks/analyze cursors|refresh|queries [--json] LOGFILE..."
+  assert_output --partial "Usage: playbooks/analyze cursors|refresh|queries [--json | --top N | --all] LOGFILE..."
   assert_output --partial "cursors"
   assert_output --partial "refresh"
   assert_output --partial "queries"
@@ -121,24 +121,25 @@ cursor_record() {
 @test "cursors: the table shows the same three ids in full" {
   run analyze cursors "${FIX}/cursors-distinct-ids.derived.json.log"
   assert_success
-  assert_equal "${#lines[@]}" 4
-  assert_regex "${lines[1]}" "^8620417026431980159 "
-  assert_regex "${lines[2]}" "^8620417026431980160 "
-  assert_regex "${lines[3]}" "^8620417026431980161 "
+  assert_equal "${#lines[@]}" 8
+  assert_equal "${lines[3]}" "Cursors (3)"
+  assert_regex "${lines[5]}" "^8620417026431980159 "
+  assert_regex "${lines[6]}" "^8620417026431980160 "
+  assert_regex "${lines[7]}" "^8620417026431980161 "
 }
 
 @test "cursors: the table is aligned and sorted by total duration, slowest first" {
   run analyze cursors "${FIX}/cursors-4.2.derived.text.log"
   assert_success
-  assert_equal "${#lines[@]}" 3
-  assert_regex "${lines[0]}" "^          CURSOR ID  NS  "
-  assert_regex "${lines[1]}" "^8620417026431980160  test.foo  aggregate/\\\$changeStream "
-  assert_regex "${lines[2]}" "^8620417026431980161  test.bar  find "
+  assert_equal "${#lines[@]}" 8
+  assert_regex "${lines[5]}" "^          CURSOR ID  NS  "
+  assert_regex "${lines[6]}" "^8620417026431980160  test.foo  aggregate/\\\$changeStream "
+  assert_regex "${lines[7]}" "^8620417026431980161  test.bar  find "
   # Every row puts the MILLIS column's last digit under the header's S.
   local edge
-  edge=$(($(awk '{ print index($0, "MILLIS") }' <<<"${lines[0]}") + 5))
-  assert_equal "${lines[1]:$((edge - 4)):4}" "3181"
-  assert_equal "${lines[2]:$((edge - 3)):3}" "250"
+  edge=$(($(awk '{ print index($0, "MILLIS") }' <<<"${lines[5]}") + 5))
+  assert_equal "${lines[6]:$((edge - 4)):4}" "3181"
+  assert_equal "${lines[7]:$((edge - 3)):3}" "250"
 }
 
 # --- cursors, legacy text logs ----------------------------------------------
@@ -279,15 +280,16 @@ cursor_record() {
   assert_output "1053.5"
 }
 
-@test "refresh: the table lists events slowest first, then the per-namespace summary" {
+@test "refresh: the table gives the per-namespace summary first, then the events slowest first" {
   run analyze refresh "${FIX}/refresh-4.0-mongos.reassembled.log"
   assert_success
-  assert_equal "${lines[0]}" "Routing table refreshes (12)"
-  assert_regex "${lines[1]}" "^TIME +NAMESPACE +FROM VERSION +TO VERSION +KIND +MILLIS +STATUS +FORMAT$"
-  assert_regex "${lines[2]}" "^Thu Oct 6 11:28:42\.556  orderSchedule\.OrderDispatchLogDetail  102961\|686\|\|62d157722a3a66acadc3b7a4  102961\|701\|\|62d157722a3a66acadc3b7a4  incremental +190  ok +text$"
-  assert_regex "${lines[13]}" " 173  ok +text$"
-  assert_equal "${lines[14]}" "Per namespace (1)"
-  assert_regex "${lines[16]}" "^orderSchedule\.OrderDispatchLogDetail +12 +0 +173 +176\.5 +190 "
+  assert_equal "${lines[0]}" "Per namespace (1)"
+  assert_regex "${lines[2]}" "^orderSchedule\.OrderDispatchLogDetail +12 +0 +173 +176\.5 +190 "
+  assert_equal "${lines[3]}" "Routing table refreshes (12)"
+  assert_regex "${lines[4]}" "^TIME +NAMESPACE +FROM VERSION +TO VERSION +KIND +MILLIS +STATUS +FORMAT$"
+  assert_regex "${lines[5]}" "^Thu Oct 6 11:28:42\.556  orderSchedule\.OrderDispatchLogDetail  102961\|686\|\|62d157722a3a66acadc3b7a4  102961\|701\|\|62d157722a3a66acadc3b7a4  incremental +190  ok +text$"
+  assert_regex "${lines[16]}" " 173  ok +text$"
+  assert_equal "${#lines[@]}" 17
 }
 
 @test "refresh: 4.0 lines the blog cut before 'took N ms' are skipped and counted" {
@@ -457,13 +459,13 @@ cursor_record() {
 @test "queries: a 4.2 text log grouped by namespace, operation and shape, by total time" {
   run analyze queries "${FIX}/queries-4.2.derived.text.log"
   assert_success
-  assert_equal "${#lines[@]}" 7
-  assert_regex "${lines[0]}" "^NAMESPACE +OPERATION +SHAPE +COMMANDS +GETMORES +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
+  assert_equal "${#lines[@]}" 12
+  assert_regex "${lines[5]}" "^NAMESPACE +OPERATION +SHAPE +COMMANDS +GETMORES +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
   # The two finds on total (2100 and 2300 ms) and the getMore of the first (460 ms).
-  assert_regex "${lines[1]}" '^shop\.orders +find +\{"total": 1\} +2 +1 +460 +2100 +2280 +2300 +4860 +77\.6% +0\.0 +52\.4 +COLLSCAN$'
-  assert_regex "${lines[3]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +0 +101 +110 +137 +140 +351 '
+  assert_regex "${lines[6]}" '^shop\.orders +find +\{"total": 1\} +2 +1 +460 +2100 +2280 +2300 +4860 +77\.6% +0\.0 +52\.4 +COLLSCAN$'
+  assert_regex "${lines[8]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +0 +101 +110 +137 +140 +351 '
   # shellcheck disable=SC2016 # $match is a pipeline stage's name, not an expansion
-  assert_regex "${lines[4]}" '^shop\.orders +aggregate +\$match \{"status": 1\} \| \$group +1 +0 +320 '
+  assert_regex "${lines[9]}" '^shop\.orders +aggregate +\$match \{"status": 1\} \| \$group +1 +0 +320 '
 }
 
 @test "queries: --json records carry the figures mloginfo has not" {
@@ -502,9 +504,9 @@ cursor_record() {
 @test "queries: getMores of cursors opened before the log make an unknown-origin group per namespace" {
   run analyze queries "${FIX}/queries-getmore-3.0.derived.text.log"
   assert_success
-  assert_regex "${lines[1]}" '^test\.orders +query +\{"status": 1\} +1 +2 +5 +15 '
-  assert_regex "${lines[2]}" '^test\.orders +getMore +\(unknown origin\) +0 +2 +20 +25 '
-  assert_regex "${lines[3]}" '^test\.items +getMore +\(unknown origin\) +0 +1 +10 +10 '
+  assert_regex "${lines[6]}" '^test\.orders +query +\{"status": 1\} +1 +2 +5 +15 '
+  assert_regex "${lines[7]}" '^test\.orders +getMore +\(unknown origin\) +0 +2 +20 +25 '
+  assert_regex "${lines[8]}" '^test\.items +getMore +\(unknown origin\) +0 +1 +10 +10 '
 }
 
 @test "queries: a MongoDB log with no slow query says what it holds instead, exit 0" {
@@ -520,6 +522,176 @@ cursor_record() {
   assert_success
   assert_equal "${#stderr_lines[@]}" 2
   assert_equal "${stderr_lines[1]}" "  ${FIX}/refresh-4.2-mongod.log: 10 line(s); components SH_REFR 10; first 2022-10-06T10:54:49.792+0800, last 2022-10-06T11:20:31.749+0800"
+}
+
+# --- tables: the rows a person reads first (issue 28) ----------------------------
+
+# A synthetic JSON log of KIND (bench/analyze-log.py: distinct = every line a
+# cursor of its own, refreshes = every line a refresh, all = every line a slow
+# query) of KIB KiB in this test's folder; prints its path.
+generated_log() {
+  local kind="$1" kib="$2" log="${BATS_TEST_TMPDIR}/${1}-${2}.log"
+  python3 "${DBA_LAB_ROOT}/bench/analyze-log.py" "$kind" "$log" "$kib" >/dev/null
+  printf '%s' "$log"
+}
+
+# How many --json records of RECORD a report gives for LOG.
+records() {
+  local report="$1" record="$2" log="$3"
+  analyze "$report" --json "$log" | jq -c --arg r "$record" 'select(.record == $r)' | wc -l | tr -d ' '
+}
+
+@test "tables: cursors starts with the summary per namespace, then the 20 slowest and how many more" {
+  local log total
+  log="$(generated_log distinct 64)"
+  total="$(records cursors cursor "$log")"
+  run analyze cursors "$log"
+  assert_success
+  assert_equal "${lines[0]}" "Per namespace (8)"
+  assert_regex "${lines[1]}" "^NS +CURSORS +CMDS +GETMORES +NRETURNED +DOCS EXAMINED +KEYS EXAMINED +BYTES READ +MILLIS$"
+  assert_equal "${lines[10]}" "Slowest cursors (20 of ${total})"
+  assert_regex "${lines[11]}" "^ +CURSOR ID +NS +OPENED BY "
+  assert_equal "${#lines[@]}" 33
+  assert_equal "${lines[32]}" "$((total - 20)) more rows not shown: --all or --top N"
+  # The 20 rows are the first 20 of --json, in its order (slowest first).
+  assert_equal "$(printf '%s\n' "${lines[@]:12:20}" | awk '{ print $1 }')" \
+    "$(analyze cursors --json "$log" | head -n 20 | jq -r .cursorId)"
+}
+
+@test "tables: the namespace summary adds up every cursor, shown or not" {
+  local log
+  log="$(generated_log distinct 64)"
+  run analyze cursors "$log"
+  assert_success
+  assert_equal "$(printf '%s\n' "${lines[@]:2:8}" | awk '{ n += $2; ms += $NF } END { print n, ms }')" \
+    "$(analyze cursors --json "$log" | jq -s -r '"\(length) \(map(.durationMillis) | add)"')"
+}
+
+@test "tables: --top N shows the N slowest rows and says how many more there are" {
+  local log total
+  log="$(generated_log distinct 64)"
+  total="$(records cursors cursor "$log")"
+  run analyze cursors --top 5 "$log"
+  assert_success
+  assert_equal "${lines[10]}" "Slowest cursors (5 of ${total})"
+  assert_equal "${#lines[@]}" 18
+  assert_equal "${lines[17]}" "$((total - 5)) more rows not shown: --all or --top N"
+}
+
+@test "tables: --all shows every row and no line about rows left out" {
+  local log total
+  log="$(generated_log distinct 64)"
+  total="$(records cursors cursor "$log")"
+  run analyze cursors --all "$log"
+  assert_success
+  assert_equal "${lines[10]}" "Cursors (${total})"
+  assert_equal "${#lines[@]}" "$((12 + total))"
+  refute_output --partial "more rows not shown"
+}
+
+@test "tables: --top larger than the rows shows them all, titled as such" {
+  run analyze cursors --top=50 "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_success
+  assert_equal "${lines[3]}" "Cursors (3)"
+  assert_equal "${#lines[@]}" 8
+}
+
+@test "tables: refresh shows the summary per namespace, then the 20 slowest refreshes" {
+  local log total
+  log="$(generated_log refreshes 64)"
+  total="$(records refresh refresh "$log")"
+  run analyze refresh "$log"
+  assert_success
+  assert_equal "${lines[0]}" "Per namespace (8)"
+  assert_equal "${lines[10]}" "Slowest routing table refreshes (20 of ${total})"
+  assert_equal "${lines[32]}" "$((total - 20)) more rows not shown: --all or --top N"
+  assert_equal "${#lines[@]}" 33
+}
+
+@test "tables: queries shows the summary per namespace, then the 20 groups with the most total time" {
+  local log total
+  log="$(generated_log all 256)"
+  total="$(records queries query "$log")"
+  run analyze queries "$log"
+  assert_success
+  assert_equal "${lines[0]}" "Per namespace (8)"
+  assert_regex "${lines[1]}" "^NAMESPACE +SHAPES +COMMANDS +GETMORES +TOTAL MS +SHARE$"
+  assert_equal "${lines[10]}" "Query shapes with the most total time (20 of ${total})"
+  assert_equal "${lines[32]}" "$((total - 20)) more rows not shown: --all or --top N"
+}
+
+@test "tables: the queries summary counts a namespace's commands and getMores apart, rows shown or not" {
+  run analyze queries --top 1 "${FIX}/queries-aggregates.derived.json.log"
+  assert_success
+  # shop.orders, from the rows of the --json test above: five groups; 1 + 3 +
+  # 1 + 0 + 1 commands, 2 + 1 + 0 + 2 + 0 getMores, 2006 + 300 + 200 + 40 + 30 ms.
+  assert_regex "${lines[2]}" '^shop\.orders +5 +6 +5 +2576 +98\.1%$'
+  assert_regex "${lines[3]}" '^shop\.carts +1 +1 +0 +50 +1\.9%$'
+  assert_equal "${lines[4]}" "Query shapes with the most total time (1 of 6)"
+  assert_equal "${lines[7]}" "5 more rows not shown: --all or --top N"
+}
+
+@test "tables: --json keeps every row, with no summary or count line added" {
+  local log
+  log="$(generated_log distinct 64)"
+  run analyze cursors --json --all "$log"
+  assert_success
+  assert_equal "${#lines[@]}" "$(grep -c '"cursorid":' "$log")"
+  refute_output --partial "more rows not shown"
+}
+
+@test "tables: --top needs a positive number (exit 2, one line)" {
+  local bad
+  for bad in 0 x -3 ""; do
+    run --separate-stderr analyze cursors --top "$bad" "${FIX}/cursors-distinct-ids.derived.json.log"
+    assert_failure 2
+    assert_equal "${stderr_lines[0]}" "analyze: --top needs a positive number of rows (found '${bad}')"
+  done
+}
+
+@test "tables: --top with --json or with --all is a usage error that says why" {
+  run --separate-stderr analyze cursors --json --top 5 "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_failure 2
+  assert_equal "${stderr_lines[0]}" "analyze: --top shortens tables; --json writes every row (head -n N keeps N)"
+  run --separate-stderr analyze cursors --top 5 --all "${FIX}/cursors-distinct-ids.derived.json.log"
+  assert_failure 2
+  assert_equal "${stderr_lines[0]}" "analyze: --top and --all: give one of them"
+}
+
+# Peak RSS in KiB (the largest process) of a command run with its output to
+# /dev/null: ru_maxrss of the waited-for children.
+peak_kib() {
+  python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // (1 if sys.platform != "darwin" else 1024))' "$@"
+}
+
+# A table (default and --all) costs no more memory than --json, within 2 MiB,
+# for REPORT on LOG with ENGINE: both keep one record per key, neither a row.
+assert_table_within_json() {
+  local engine="$1" report="$2" log="$3" json table
+  local -a run_it=(env DBA_LAB_ANALYZE_ENGINE="$engine" "${DBA_LAB_ROOT}/playbooks/analyze" "$report")
+  json="$(peak_kib "${run_it[@]}" --json "$log")"
+  table="$(peak_kib "${run_it[@]}" "$log")"
+  ((table <= json + 2048)) || fail "${engine} ${report}: the table took ${table} KiB, --json ${json} KiB"
+  table="$(peak_kib "${run_it[@]}" --all "$log")"
+  ((table <= json + 2048)) || fail "${engine} ${report} --all: ${table} KiB, --json ${json} KiB"
+}
+
+@test "memory: a cursors table costs no more than --json on 16 MiB of distinct cursors, both engines" {
+  local log
+  log="$(generated_log distinct 16384)"
+  assert_table_within_json python cursors "$log"
+  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built"
+  assert_table_within_json go cursors "$log"
+}
+
+@test "memory: a refresh table costs no more than --json on 16 MiB of refreshes, both engines" {
+  local log
+  log="$(generated_log refreshes 16384)"
+  assert_table_within_json python refresh "$log"
+  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built"
+  assert_table_within_json go refresh "$log"
 }
 
 # --- engines ----------------------------------------------------------------
@@ -538,7 +710,7 @@ needs_go_engine() {
   needs_go_engine
   run --separate-stderr env DBA_LAB_ANALYZE_ENGINE=go "${DBA_LAB_ROOT}/playbooks/analyze" cursors "${FIX}/cursors-distinct-ids.derived.json.log"
   assert_success
-  assert_equal "${#lines[@]}" 4
+  assert_equal "${#lines[@]}" 8
   assert_equal "$stderr" ""
 }
 

@@ -161,7 +161,7 @@ plan_all() {
 @test "the load generator refuses bad arguments with one line, no stack trace" {
   run node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --mode capped
   assert_failure 2
-  assert_output "run.js: --uri is required"
+  assert_output "run.js: --uri is required (or DBA_LAB_CONN_URI in the environment)"
   run node "${DBA_LAB_ROOT}/playbooks/lib/scenarios/capped-pubsub/run.js" --uri mongodb://x/ --db d --collection c --mode tail --subscribers 1 --publishers 1 --rate 1 --seconds 1 --run-tag t --out /dev/null
   assert_failure 2
   assert_output "run.js: --mode must be capped or changestream, got 'tail'"

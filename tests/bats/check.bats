@@ -188,6 +188,19 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   refute_output --partial 's3cret'
 }
 
+@test "DBA_LAB_URI stands for --uri, keeping a password off the check's own command line" {
+  DBA_LAB_URI=$CLASS_URI run --separate-stderr with_fixtures "$CHECK" --dry-run
+  assert_success
+  assert_line "\$ DBA_LAB_URI=mongodb://trainer:***@127.0.0.1:9/?authSource=admin playbooks/alpha-lab.sh --scale tiny --yes --dry-run"
+  assert_equal "$stderr" ''
+}
+
+@test "--uri with a password: one warning that it is on the check's command line" {
+  run --separate-stderr with_fixtures "$CHECK" --uri "$CLASS_URI" --dry-run
+  assert_success
+  assert_equal "$stderr" "check: warning: the password in --uri is on this check's command line, which every local user can read (ps) while it runs; give the URI in the environment instead: DBA_LAB_URI='mongodb://trainer:***@127.0.0.1:9/?authSource=admin' check ... (docs/credentials.md)"
+}
+
 @test "--uri with --mongodb-version is a usage error" {
   run --separate-stderr "$CHECK" --uri "$CLASS_URI" --mongodb-version 7.0
   [ "$status" -eq 2 ]

@@ -274,11 +274,11 @@ m_here() {
 @test "the patch applies to m 1.10.0 exactly, once: a second run leaves m as it is" {
   local m="${BATS_TEST_TMPDIR}/m"
   m_as_shipped "$m"
-  run "${DBA_LAB_ROOT}/setup/patch-m.sh" "$m"
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" m "$m"
   assert_success
   assert_output applied
   cp "$m" "${m}.once"
-  run "${DBA_LAB_ROOT}/setup/patch-m.sh" "$m"
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" m "$m"
   assert_success
   assert_output 'already applied'
   cmp "$m" "${m}.once"
@@ -290,7 +290,7 @@ m_here() {
 @test "setup stops in one line on an m the patch does not fit, and leaves it unchanged" {
   local fake="${BATS_TEST_TMPDIR}/checkout"
   mkdir -p "${fake}/setup" "${fake}/node_modules/.bin" "${fake}/node_modules/m/bin"
-  cp "${DBA_LAB_ROOT}"/setup/*.sh "${DBA_LAB_ROOT}"/setup/m-1.10.0.patch "${fake}/setup/"
+  cp "${DBA_LAB_ROOT}"/setup/*.sh "${DBA_LAB_ROOT}"/setup/*.patch "${fake}/setup/"
   cp "${DBA_LAB_ROOT}/package.json" "${DBA_LAB_ROOT}/package-lock.json" "$fake/"
   # npm's packages are up to date (its stamp), so setup goes straight to m.
   sha256sum "${fake}/package-lock.json" | awk '{printf "%s", $1}' >"${fake}/node_modules/.dba-lab-stamp"

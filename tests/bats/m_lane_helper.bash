@@ -6,7 +6,7 @@
 #                              a checkout at DIR (a path with a space in the
 #                              tests) whose m is a copy of node_modules' m,
 #                              as npm ships it, then patched by
-#                              setup/patch-m.sh as setup does
+#                              setup/patch-tool.sh as setup does
 #   use_m_lane SITE CHECKOUT   m, the curl shim and the checkout first on PATH
 # A BUILD is the middle of a tarball name: linux-x86_64-ubuntu2204-7.0.12
 # is fastdl.mongodb.org/linux/mongodb-linux-x86_64-ubuntu2204-7.0.12.tgz.
@@ -17,7 +17,7 @@ M_LANE_DIR="${DBA_LAB_ROOT}/tests/fixtures/m-lane"
 M_LANE_SHIPPED_SHA256=143239d293b819f225b69ece86cbe8c5702029d7a31d6e68d534b79ba80d1996
 
 # m_as_shipped DEST: node_modules' m as npm shipped it. Setup patches
-# node_modules/m/bin/m in place (setup/patch-m.sh), so a patched copy is
+# node_modules/m/bin/m in place (setup/patch-tool.sh), so a patched copy is
 # un-patched here; either way the result must be the released file.
 m_as_shipped() {
   local dest="$1" sum
@@ -100,7 +100,7 @@ m_lane_checkout() {
   done
   m_as_shipped "${dir}/node_modules/m/bin/m"
   if [[ "$mode" != --unpatched ]]; then
-    "${DBA_LAB_ROOT}/setup/patch-m.sh" "${dir}/node_modules/m/bin/m" >/dev/null
+    "${DBA_LAB_ROOT}/setup/patch-tool.sh" m "${dir}/node_modules/m/bin/m" >/dev/null
   fi
   ln -s ../../node_modules/m/bin/m "${dir}/.tools/bin/m"
 }

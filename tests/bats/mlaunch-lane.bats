@@ -5,18 +5,22 @@
 # replSetInitiate/replSetGetStatus, addShard and shutdown, fork like
 # mongod --fork and write their log to --logpath; they store nothing). With a
 # `mongod` on PATH, so every mlaunch answer starts with "Detected mongod
-# version", and a --dir holding a space. What is checked is our handling of
-# what mlaunch really does: argument handling, list parsing, kinds, log
-# paths, the primary, teardown and Ctrl-C at every stage: afterwards no
-# stand-in runs and only the folders the run created are gone.
+# version", a --dir holding a space, and run from a checkout whose path holds
+# one (tests/lib/spaced-checkout.bash), so the binaries' path does too. What
+# is checked is our handling of what mlaunch really does: argument handling,
+# list parsing, kinds, log paths, the primary, teardown and Ctrl-C at every
+# stage: afterwards no stand-in runs and only the folders the run created
+# are gone.
 
 bats_require_minimum_version 1.5.0
-
-LANE="${DBA_LAB_ROOT}/tests/fixtures/mlaunch-lane"
 
 setup() {
   load test_helper
   load playbook_helper
+  # shellcheck source=tests/lib/spaced-checkout.bash
+  source "${DBA_LAB_ROOT}/tests/lib/spaced-checkout.bash"
+  # Run from a checkout whose path holds a space, as "~/My Labs/dba-lab".
+  LANE="$(spaced_checkout "${BATS_TEST_TMPDIR}/home")/tests/fixtures/mlaunch-lane"
   export HOME="${BATS_TEST_TMPDIR}/home"
   mkdir -p "$HOME" "${BATS_TEST_TMPDIR}/pathbin"
   # A mongod on PATH (brew, apt, m's ~/.local/bin): mlaunch runs it for every subcommand.

@@ -109,7 +109,8 @@ pb_quoted() {
   run "$PLAYBOOK" --dry-run --report-dir "${WORKDIR}/report" --uri 'mongodb://dba:secret@127.0.0.1:1/admin?tls=false'
   assert_success
   assert_output --partial 'a real run would stop here (preflight): cannot reach --uri'
-  assert_output --partial 'mongodump --uri '\''mongodb://dba:***@127.0.0.1:1/?tls=false&authSource=admin'\'' --db dbalab_mongodump-raw-bson'
+  # The password itself goes in a --config file (tests/bats/credentials.bats).
+  assert_output --regexp "mongodump --uri 'mongodb://dba@127\\.0\\.0\\.1:1/\\?tls=false&authSource=admin' --config [^ ]+ --db dbalab_mongodump-raw-bson"
   refute_output --partial 'secret'
   refute_output --partial 'mlaunch init'
 }
@@ -216,7 +217,7 @@ pb_quoted() {
 @test "run.js (the driver client): a bad argument is one line and exit 2" {
   run node "${JS}/run.js" read --uri mongodb://localhost:1/ --db x
   assert_failure 2
-  assert_output 'run.js: --uri, --db and --collections are required'
+  assert_output 'run.js: --db and --collections are required'
 }
 
 @test "plan: the server's CPU is read before and after every timed run" {

@@ -88,10 +88,23 @@ assert_offline_plan() {
   assert_equal "$(grep -c '^\$ mlaunch init ' <<<"$output")" 5
 }
 
-@test "a real binaries folder with white space is still refused for a sharded plan (mlaunch leaves mongos's path unquoted)" {
+@test "a binaries folder with white space is planned for a sharded cluster: setup quotes mlaunch's mongos path" {
   mkdir "${WORKDIR}/my bin"
   cp -P "$FAKE_BIN"/mongod "$FAKE_BIN"/mongos "${WORKDIR}/my bin/"
   run "$DEMO" --dry-run --topology sharded --binarypath "${WORKDIR}/my bin" --dir "${WORKDIR}/data"
+  assert_success
+  assert_line --regexp "^\\\$ mlaunch init --sharded .* --binarypath '${WORKDIR}/my bin'( |\$)"
+}
+
+@test "a binaries folder with white space and an mlaunch setup has not patched: the sharded plan names setup" {
+  mkdir "${WORKDIR}/my bin" "${WORKDIR}/site"
+  cp -P "$FAKE_BIN"/mongod "$FAKE_BIN"/mongos "${WORKDIR}/my bin/"
+  # The mtools package as pip installs it, found before the venv's own.
+  local shipped
+  shipped=$("${DBA_LAB_ROOT}/.tools/venv/bin/python" -c 'import mtools, os; print(os.path.dirname(mtools.__file__))')
+  cp -R "$shipped" "${WORKDIR}/site/mtools"
+  patch -R -s -f -F 0 "${WORKDIR}/site/mtools/mlaunch/mlaunch.py" <"${DBA_LAB_ROOT}/setup/mtools-1.7.2.patch"
+  PYTHONPATH="${WORKDIR}/site" run "$DEMO" --dry-run --topology sharded --binarypath "${WORKDIR}/my bin" --dir "${WORKDIR}/data"
   assert_failure 1
-  assert_line --partial "FAILED: mlaunch cannot start mongos from a folder whose path holds white space (${WORKDIR}/my bin)"
+  assert_line --partial "FAILED: this mlaunch cannot start mongos from a folder whose path holds white space (${WORKDIR}/my bin): run ./setup/install.sh"
 }

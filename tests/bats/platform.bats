@@ -192,7 +192,7 @@ build_of() {
 @test "table: the builds tried per distro are m's own, as setup patches it, for every distro the table knows" {
   local m="${BATS_TEST_TMPDIR}/m" distro want got
   cp "${DBA_LAB_ROOT}/node_modules/m/bin/m" "$m"
-  run "${DBA_LAB_ROOT}/setup/patch-m.sh" "$m"
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" m "$m"
   assert_success
   # m's distro map itself (its one `case "$distro"` block), run as a function.
   eval "m_distros() { local distro=\"\$1\" distros; $(awk '/^  case "\$distro" in$/{f=1} f{print} f&&/^  esac$/{exit}' "$m"); printf '%s' \"\$distros\"; }"

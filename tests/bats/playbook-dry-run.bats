@@ -180,3 +180,24 @@ installed --json
 bin 7.0.14"
   [[ ! -e "${M_PREFIX}/m/versions/7.0.14" ]]
 }
+
+# in_run HH:MM:SS: that UTC time of day lies between BEFORE and AFTER (epoch
+# seconds), a second either side, midnight included.
+in_run() {
+  local h m sec t b a
+  IFS=: read -r h m sec <<<"$1"
+  t=$((10#$h * 3600 + 10#$m * 60 + 10#$sec))
+  b=$(((BEFORE - 1) % 86400)) a=$(((AFTER + 1) % 86400))
+  if ((b <= a)); then ((t >= b && t <= a)); else ((t >= b || t <= a)); fi
+}
+
+@test "the clock of every line is UTC in any time zone, on screen and in the run log" {
+  BEFORE=$(date -u +%s)
+  TZ=Asia/Tokyo run "$DEMO" --topology none --report-dir "${WORKDIR}/report"
+  assert_success
+  AFTER=$(date -u +%s)
+  in_run "$(sed -n '1s/^\([0-9:]*\) .*/\1/p' <<<"$output")"
+  run grep -oE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z ' "${WORKDIR}/report/run.log"
+  assert_success
+  in_run "$(head -n 1 <<<"$output" | cut -c12-19)"
+}

@@ -15,7 +15,7 @@ setup() {
   assert_line --partial "Usage: ${DEMO} [options]"
   assert_line --regexp '^  --topology single\|replset\|sharded\|none$'
   assert_line --regexp '^  --mongodb-version A,B .*\(default: 7\.0\)$'
-  assert_line --regexp '^  --dry-run +print every step and command, change nothing$'
+  assert_line --regexp '^  --dry-run +print every step and every command whole \(the plan\), change nothing$'
   assert_line --regexp '^  small +seconds \(default\)$'
   assert_line --regexp '^ +docs=100000 disk_mb=900000000$'
   assert_line --partial 'Exit codes: 0 done (verdicts in the report), 1 failure, 2 usage error, 3 preflight failed'

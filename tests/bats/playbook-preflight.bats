@@ -238,6 +238,24 @@ OPENSSL11_BIN="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11"
   assert_line --partial 'ok   node v20.19.0 (needs 20.19.0+)'
 }
 
+@test "preflight names the version of the npm mongosh on PATH from its package, as mongosh --version does" {
+  local want
+  want=$(mongosh --version)
+  run demo --topology none
+  assert_success
+  assert_line --partial "ok   mongosh ${want}"
+}
+
+@test "a mongosh that is no npm package (a download's binary) is asked its version, and an old one fails" {
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  # shellcheck disable=SC2016 # the stand-in's own "$1"
+  printf '#!/bin/sh\n[ "$1" = --version ] && echo 1.10.6\n' >"${BATS_TEST_TMPDIR}/bin/mongosh"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/mongosh"
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run --separate-stderr demo --topology none
+  assert_failure 3
+  assert_line --partial 'FAIL mongosh 1.10.6 is too old'
+}
+
 # --- --uri at the wrong kind of deployment (the probe's answer: setName, msg)
 # tests/fixtures/uri-probe/mongosh prints the probe's line instead of asking a
 # server; the playbooks are the real ones.

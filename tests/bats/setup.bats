@@ -160,3 +160,61 @@ path_without() {
   assert_failure
   assert_line --regexp '^node +required +TOO OLD +v18\.20\.4 +the mongodb driver and bson this project installs need Node\.js 20\.19\.0 or newer'
 }
+
+# --- setup's patch of mtools (docs/mongodb-facts.md#mlaunch-space) -------------
+
+# mlaunch_as_released DEST: the venv's mlaunch.py as pip installed it (setup
+# patches it in place, so a patched copy is un-patched here), checked against
+# the sha256 the wheel's own RECORD lists for it.
+mlaunch_as_released() {
+  local dest="$1" py="${DBA_LAB_ROOT}/.tools/venv/bin/python" file record want got
+  file=$("$py" -c 'import mtools.mlaunch.mlaunch as m; print(m.__file__)')
+  record=$(dirname "$(dirname "$(dirname "$file")")")/mtools-1.7.2.dist-info/RECORD
+  cp "$file" "$dest"
+  if patch -R --dry-run -s -f -F 0 "$dest" <"${DBA_LAB_ROOT}/setup/mtools-1.7.2.patch" >/dev/null 2>&1; then
+    patch -R -s -f -F 0 "$dest" <"${DBA_LAB_ROOT}/setup/mtools-1.7.2.patch" >/dev/null
+  fi
+  want=$(awk -F, '$1 == "mtools/mlaunch/mlaunch.py" {sub(/^sha256=/, "", $2); print $2}' "$record")
+  got=$("$py" -c 'import base64, hashlib, sys; print(base64.urlsafe_b64encode(hashlib.sha256(open(sys.argv[1], "rb").read()).digest()).rstrip(b"=").decode())' "$dest")
+  [[ -n "$want" && "$got" == "$want" ]] || { printf 'mlaunch_as_released: not mtools 1.7.2 as released (%s, RECORD says %s)\n' "$got" "$want" >&2; return 1; }
+}
+
+@test "the mtools patch applies to mlaunch 1.7.2 as released, once, and quotes mongos's path only" {
+  local file="${BATS_TEST_TMPDIR}/mlaunch.py"
+  mlaunch_as_released "$file"
+  cp "$file" "${file}.released"
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" mtools "$file"
+  assert_success
+  assert_output applied
+  cp "$file" "${file}.once"
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" mtools "$file"
+  assert_success
+  assert_output 'already applied'
+  cmp "$file" "${file}.once"
+  run diff "${file}.released" "$file"
+  assert_failure 1
+  assert_output "$(printf '%s\n' '2174c2174' \
+    '<             command_str = ("%s --logpath \"%s\" --port %i --configdb %s %s %s "' '---' \
+    '>             command_str = ("\"%s\" --logpath \"%s\" --port %i --configdb %s %s %s "')"
+}
+
+@test "the mtools patch refuses another mtools in one line and leaves it unchanged" {
+  local site="${BATS_TEST_TMPDIR}/site"
+  mkdir -p "${site}/mtools/mlaunch"
+  mlaunch_as_released "${site}/mtools/mlaunch/mlaunch.py"
+  sed -i 's/^            command_str = ("%s --logpath/            command_str = ("%s  --logpath/' "${site}/mtools/mlaunch/mlaunch.py"
+  printf "__version__ = '1.7.3'\n" >"${site}/mtools/version.py"
+  cp "${site}/mtools/mlaunch/mlaunch.py" "${BATS_TEST_TMPDIR}/before"
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" mtools "${site}/mtools/mlaunch/mlaunch.py"
+  assert_failure 1
+  assert_output "patch-mtools: ${site}/mtools/mlaunch/mlaunch.py is mtools 1.7.3, not mtools 1.7.2: mtools-1.7.2.patch does not apply, so mlaunch could not start a mongos from a folder whose path holds a space; reinstall mtools 1.7.2 (rm -rf .tools/venv; ./setup/install.sh)"
+  cmp "${site}/mtools/mlaunch/mlaunch.py" "${BATS_TEST_TMPDIR}/before"
+}
+
+@test "after setup, the venv's mlaunch carries the patch" {
+  local file
+  file=$("${DBA_LAB_ROOT}/.tools/venv/bin/python" -c 'import mtools.mlaunch.mlaunch as m; print(m.__file__)')
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" mtools "$file"
+  assert_success
+  assert_output 'already applied'
+}

@@ -4,17 +4,21 @@
 # tests/fixtures/mlaunch-lane/): --dir typed in every form mlaunch
 # normalises with os.path.abspath, symlinked folders, a working folder
 # reached through a symlink, paths with a space, mlaunch failing to list, and
-# Ctrl-C during the teardown between two versions. After each run no stand-in
+# Ctrl-C during the teardown between two versions, all run from a checkout
+# whose path holds a space (tests/lib/spaced-checkout.bash). After each run no stand-in
 # of the run is left, the run's folder is gone and nothing beside it is.
 
 # shellcheck disable=SC2034 # the PB_* globals (and FAKE_MONGOD) are read by the framework and fake m
 bats_require_minimum_version 1.5.0
 
-LANE="${DBA_LAB_ROOT}/tests/fixtures/mlaunch-lane"
-
 setup() {
   load test_helper
   load playbook_helper
+  # shellcheck source=tests/lib/spaced-checkout.bash
+  source "${DBA_LAB_ROOT}/tests/lib/spaced-checkout.bash"
+  # Run from a checkout whose path holds a space, as "~/My Labs/dba-lab".
+  CHECKOUT=$(spaced_checkout "${BATS_TEST_TMPDIR}/home")
+  LANE="${CHECKOUT}/tests/fixtures/mlaunch-lane"
   export HOME="${BATS_TEST_TMPDIR}/home"
   mkdir -p "$HOME"
   LABS="${BATS_TEST_TMPDIR}/My Labs"
@@ -168,6 +172,23 @@ mlaunch_that_cannot_list() {
   assert_success
 }
 
+@test "the run's processes are found without a word on stderr where SIGPIPE is ignored (a playbook started from Python)" {
+  local dir="${LABS}/run" pid
+  mkdir -p "${dir}/db"
+  "${LANE}/bin/mongod" --port "$PORT" --dbpath "${dir}/db" --logpath "${dir}/mongod.log" --fork >/dev/null
+  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
+  # The framework in a shell started from Python, which ignores SIGPIPE, as
+  # what it starts does then.
+  # shellcheck disable=SC2016 # the inner shell's own "$1" and "$2"
+  run --separate-stderr python3 -c 'import os, sys; os.execvp("bash", ["bash", "-c"] + sys.argv[1:])' \
+    'set -euo pipefail; PB_ROOT=$1; source "${PB_ROOT}/playbooks/lib/playbook.sh"; for _ in 1 2 3 4 5 6 7 8 9 10; do pb::dir_pids "$2"; done' \
+    bash "$CHECKOUT" "$dir"
+  assert_success
+  assert_output "$(printf "${pid}%.0s\n" 1 2 3 4 5 6 7 8 9 10)"
+  assert_equal "$stderr" ''
+  kill "$pid"
+}
+
 # An mlaunch on PATH whose first stop hangs (a slow machine), so the test can
 # press Ctrl-C during the teardown between two versions.
 mlaunch_with_slow_first_stop() {
@@ -187,7 +208,9 @@ mlaunch_with_slow_first_stop() {
   FAKE_MONGOD="${LANE}/bin/mongod"
   fake_m_installed 6.0.20 7.0.12
   mlaunch_with_slow_first_stop
-  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" start_with_sigint "${BATS_TEST_TMPDIR}/out" "${LANE}/lane-lab.sh" \
+  # The checkout's tools named on PATH after the slow mlaunch: setup/env.sh
+  # then leaves PATH as it is instead of putting them before it.
+  PATH="${BATS_TEST_TMPDIR}/bin:${CHECKOUT}/.tools/bin:${PATH}" start_with_sigint "${BATS_TEST_TMPDIR}/out" "${LANE}/lane-lab.sh" \
     --mongodb-version 6.0.20,7.0.12 --dir "${LABS}/run" --port "$PORT" --report-dir "$REPORT" --topology single
   for _ in $(seq 600); do
     [[ -e "${BATS_TEST_TMPDIR}/stop-held" ]] && break

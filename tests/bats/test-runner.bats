@@ -74,3 +74,17 @@ runner() {
   assert_line --index -1 "2 passed, 0 failed, 0 skipped"
   assert_line "# note: dba-lab-* paths appeared in ${SHARED} during this run, not in its jobs' TMPDIR (not counted: another run may own them): ${OTHER}"
 }
+
+@test "each job's line gives its wall time and the CPU it used, and a # line sums the CPU before the closing line" {
+  # Two seconds of CPU in the test's own node process, one in a child it waits for.
+  unit_test busy "const spin = (us) => { while (process.cpuUsage().user < us); }; spin(2e6);
+    require('child_process').execFileSync(process.execPath, ['-e', 'while (process.cpuUsage().user < 1e6);']);"
+  run runner
+  assert_success
+  assert_line --regexp '^unit/node +1 passed, 0 failed, 0 skipped  \([0-9]+s, [0-9]+s CPU\)$'
+  local cpu
+  cpu=$(sed -nE 's/^unit\/node .*, ([0-9]+)s CPU\)$/\1/p' <<<"$output")
+  ((cpu >= 3))
+  assert_line --index -2 --regexp "^# [0-9]+s wall, ${cpu}s CPU in the jobs \\([0-9]+ cores\\)\$"
+  assert_line --index -1 "2 passed, 0 failed, 0 skipped"
+}

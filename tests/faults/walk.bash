@@ -7,7 +7,8 @@
 # tests/bats/faults.bats (a sample); needs DBA_LAB_ROOT and the project's tools
 # on PATH (setup/env.sh).
 
-FAULTS_LANE="${DBA_LAB_ROOT}/tests/fixtures/mlaunch-lane"
+# shellcheck source=tests/lib/spaced-checkout.bash
+source "${DBA_LAB_ROOT}/tests/lib/spaced-checkout.bash"
 # The stand-ins stop 1-2 s after SIGTERM and a sharded launch starts five of
 # them: a run that is not over after this long hangs.
 FAULTS_RUN_LIMIT=${FAULTS_RUN_LIMIT:-240}
@@ -24,37 +25,41 @@ FAULTS_CASES=(
 )
 
 # faults::command CASE WORK: FAULTS_CMD = the playbook and its options, without
-# --dir, --port and --report-dir (faults::run adds them). WORK holds what the
-# case needs beside (m's prefix for the two-version case).
+# --dir, --port and --report-dir (faults::run adds them), run from a checkout
+# whose path holds a space (WORK/checkout/My Labs/dba-lab, a link to this one). WORK
+# holds what the case needs beside (m's prefix for the two-version case).
 faults::command() {
-  local case="$1" work="$2" lane_bin="${FAULTS_LANE}/bin"
+  local case="$1" work="$2" checkout lane lane_bin
+  checkout=$(spaced_checkout "${work}/checkout")
+  lane="${checkout}/tests/fixtures/mlaunch-lane"
+  lane_bin="${lane}/bin"
   case "$case" in
     array-push-oplog | capped-pubsub | change-stream-resume)
-      FAULTS_CMD=("${DBA_LAB_ROOT}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny) ;;
+      FAULTS_CMD=("${checkout}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny) ;;
     mongodump-raw-bson)
-      FAULTS_CMD=("${DBA_LAB_ROOT}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny) ;;
+      FAULTS_CMD=("${checkout}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny) ;;
     routing-refresh)
-      FAULTS_CMD=("${DBA_LAB_ROOT}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny
+      FAULTS_CMD=("${checkout}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny
         --shards 2 --nodes 1 --config-servers 1 --mongos 1) ;;
     lane-lab-two-versions)
-      faults::m_versions "${work}/m" 7.0.12 8.0.4
-      FAULTS_CMD=("${FAULTS_LANE}/lane-lab.sh" --mongodb-version "7.0.12,8.0.4" --topology replset --nodes 2) ;;
+      faults::m_versions "${work}/m" "$lane_bin" 7.0.12 8.0.4
+      FAULTS_CMD=("${lane}/lane-lab.sh" --mongodb-version "7.0.12,8.0.4" --topology replset --nodes 2) ;;
     *) printf 'faults: unknown case %s\n' "$case" >&2; return 1 ;;
   esac
 }
 
-# faults::m_versions PREFIX VERSION...: an m prefix (M_PREFIX) where each
-# VERSION is "installed" as stand-ins claiming that version, so the real m
-# resolves them (`m bin X.Y.Z` only looks for the files).
+# faults::m_versions PREFIX LANE_BIN VERSION...: an m prefix (M_PREFIX) where
+# each VERSION is "installed" as LANE_BIN's stand-ins claiming that version, so
+# the real m resolves them (`m bin X.Y.Z` only looks for the files).
 faults::m_versions() {
-  local prefix="$1" v bin name
-  shift
+  local prefix="$1" lane_bin="$2" v bin name
+  shift 2
   for v in "$@"; do
     bin="${prefix}/m/versions/${v}/bin"
     mkdir -p "$bin"
     for name in mongod mongos; do
       printf '#!/usr/bin/env bash\n# TEST FIXTURE ONLY: the lane'"'"'s stand-in claiming %s.\nSTANDIN_VERSION=%s exec %q "$@"\n' \
-        "$v" "$v" "${FAULTS_LANE}/bin/${name}" >"${bin}/${name}"
+        "$v" "$v" "${lane_bin}/${name}" >"${bin}/${name}"
       chmod +x "${bin}/${name}"
     done
   done

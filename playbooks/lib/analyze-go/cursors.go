@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -686,36 +687,101 @@ func (t *cursorTable) appendRows(b []byte, slots []int32, quoted []string) []byt
 	return b
 }
 
-func (t *cursorTable) outputTable(out *bufio.Writer) {
+// slowest: slots of the top slowest cursors (-1: every one), by a bounded
+// heap for a few, so that the default table costs nothing per cursor.
+func (t *cursorTable) slowest(top int) []int32 {
+	if top < 0 || top >= t.recs.len() {
+		return t.order()
+	}
+	keys := firstN(t.recs.len(), top, func(i int) orderKey {
+		r := t.recs.at(int32(i))
+		return orderKey{r.stats[6], r.id, int32(i)}
+	}, slowerFirst)
+	slots := make([]int32, len(keys))
+	for i, k := range keys {
+		slots[i] = k.slot
+	}
+	return slots
+}
+
+// nsSums: cursors.namespaces, per namespace: cursors, then the 7 stats.
+type nsSums struct {
+	ns   int32
+	sums [1 + 7]int64
+}
+
+func (t *cursorTable) namespaces() []nsSums {
+	at := map[int32]int{}
+	var out []nsSums
+	for i := 0; i < t.recs.len(); i++ {
+		r := t.recs.at(int32(i))
+		k, ok := at[r.ns]
+		if !ok {
+			k = len(out)
+			at[r.ns] = k
+			out = append(out, nsSums{ns: r.ns})
+		}
+		out[k].sums[0]++
+		for j, v := range r.stats {
+			out[k].sums[j+1] += v
+		}
+	}
+	names := t.names.shared.names
+	slices.SortFunc(out, func(a, b nsSums) int {
+		if c := cmp.Compare(b.sums[7], a.sums[7]); c != 0 {
+			return c
+		}
+		return cmp.Compare(names[a.ns], names[b.ns])
+	})
+	return out
+}
+
+func (t *cursorTable) outputTable(out *bufio.Writer, top int) {
 	if t.recs.len() == 0 {
 		return
 	}
 	names := t.names.shared.names
+	perNs := t.namespaces()
+	summary := planTable([]string{"NS", "CURSORS", "CMDS", "GETMORES", "NRETURNED", "DOCS EXAMINED", "KEYS EXAMINED",
+		"BYTES READ", "MILLIS"}, map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true},
+		func(emit func([]cell)) {
+			for _, n := range perNs {
+				s := n.sums
+				emit([]cell{str(names[n.ns]), itoa(s[0]), itoa(s[1]), itoa(s[2]), itoa(s[3]), itoa(s[4]), itoa(s[5]),
+					str(humanBytes(s[6])), itoa(s[7])})
+			}
+		})
+	slots := t.slowest(top)
+	timeCell := func(tid, hms int32) cell {
+		if text, ok := t.timeText(tid, hms); ok {
+			return str(text)
+		}
+		return nil
+	}
 	headers := []string{"CURSOR ID", "NS", "OPENED BY", "CMDS", "GETMORES", "NRETURNED", "DOCS EXAMINED",
 		"KEYS EXAMINED", "BYTES READ", "MILLIS", "FIRST", "LAST", "FORMAT"}
-	var rows [][]cell
-	for _, s := range t.order() {
-		r := t.recs.at(s)
-		var opened cell
-		if r.origin >= 0 {
-			opened = str(names[r.origin])
-		}
-		if r.flags&fChangeStream != 0 {
-			base := "aggregate"
-			if opened != nil && *opened != "" {
-				base = *opened
+	rows := planTable(headers, map[int]bool{0: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true},
+		func(emit func([]cell)) {
+			for _, s := range slots {
+				r := t.recs.at(s)
+				var opened cell
+				if r.origin >= 0 {
+					opened = str(names[r.origin])
+				}
+				if r.flags&fChangeStream != 0 {
+					base := "aggregate"
+					if opened != nil && *opened != "" {
+						base = *opened
+					}
+					opened = str(base + "/$changeStream")
+				}
+				emit([]cell{itoa(r.id), str(names[r.ns]), opened, itoa(r.stats[0]), itoa(r.stats[1]),
+					itoa(r.stats[2]), itoa(r.stats[3]), itoa(r.stats[4]), str(humanBytes(r.stats[5])), itoa(r.stats[6]),
+					timeCell(r.firstTid, r.firstHms), timeCell(r.lastTid, r.lastHms), str("json")})
 			}
-			opened = str(base + "/$changeStream")
-		}
-		timeCell := func(tid, hms int32) cell {
-			if text, ok := t.timeText(tid, hms); ok {
-				return str(text)
-			}
-			return nil
-		}
-		rows = append(rows, []cell{itoa(r.id), str(names[r.ns]), opened, itoa(r.stats[0]), itoa(r.stats[1]),
-			itoa(r.stats[2]), itoa(r.stats[3]), itoa(r.stats[4]), str(humanBytes(r.stats[5])), itoa(r.stats[6]),
-			timeCell(r.firstTid, r.firstHms), timeCell(r.lastTid, r.lastHms), str("json")})
-	}
-	writeTable(out, headers, rows, map[int]bool{0: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true})
+		})
+	fmt.Fprintf(out, "Per namespace (%d)\n", len(perNs))
+	summary.write(out)
+	out.WriteString("\n")
+	rankedTable{"Cursors", "Slowest cursors", t.recs.len(), len(slots), rows}.write(out)
 }

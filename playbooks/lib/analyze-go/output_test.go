@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -44,4 +46,18 @@ func TestWriteBatchesPassesAFormattersPanicOn(t *testing.T) {
 		return numberRows(b, lo, hi)
 	})
 	t.Fatal("writeBatches returned")
+}
+
+// firstN keeps the n first items of the order, whatever the input order,
+// ties included, as a full sort would.
+func TestFirstNIsTheStartOfTheSortedItems(t *testing.T) {
+	items := []int{5, 3, 9, 3, 1, 8, 7, 3, 2, 9, 0, 4}
+	sorted := slices.Clone(items)
+	slices.Sort(sorted)
+	for n := 0; n <= len(items)+1; n++ {
+		got := firstN(len(items), n, func(i int) int { return items[i] }, cmp.Compare[int])
+		if want := sorted[:min(n, len(items))]; !slices.Equal(got, want) {
+			t.Fatalf("n=%d: got %v, want %v", n, got, want)
+		}
+	}
 }

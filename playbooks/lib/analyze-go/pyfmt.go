@@ -3,10 +3,13 @@ package main
 // Text exactly as the Python engine writes it: JSON strings as orjson and
 // json.dumps(ensure_ascii=False) escape them (the same rules) and as
 // json.dumps does by default (non-ASCII escaped too), floats as Python's
-// repr and round(x, 1), and the aligned tables of common.table.
+// repr and round(x, 1), and the aligned tables of common.write_table.
 
 import (
+	"bufio"
 	"encoding/binary"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -226,52 +229,142 @@ func humanBytes(n int64) string {
 	return ""
 }
 
-// table: common.table (widths in characters, numeric columns right-aligned,
-// trailing spaces cut).
-func table(headers []string, rows [][]cell, numeric map[int]bool) string {
-	widths := make([]int, len(headers))
+// defaultTop: the rows a table shows unless --top N or --all says otherwise.
+const defaultTop = 20
+
+// tablePlan: common.write_table (widths in characters, numeric columns
+// right-aligned, trailing spaces cut). rows makes the rows afresh on each
+// call: once for the widths (plan), once to write them, so that no table is
+// held (--all on a log of distinct cursors has as many rows as lines).
+type tablePlan struct {
+	headers []string
+	numeric map[int]bool
+	rows    func(emit func([]cell))
+	widths  []int
+}
+
+func cellText(c cell) string {
+	if c == nil {
+		return "-"
+	}
+	return *c
+}
+
+// planTable measures the rows, and hands the run over (before anything is
+// written: plan every table first) where a cell would be cut otherwise.
+func planTable(headers []string, numeric map[int]bool, rows func(emit func([]cell))) *tablePlan {
+	p := &tablePlan{headers: headers, numeric: numeric, rows: rows, widths: make([]int, len(headers))}
 	for i, h := range headers {
-		widths[i] = utf8.RuneCountInString(h)
+		p.widths[i] = utf8.RuneCountInString(h)
 	}
-	text := func(c cell) string {
-		if c == nil {
-			return "-"
-		}
-		return *c
-	}
-	for _, row := range rows {
-		for i, c := range row {
-			if n := utf8.RuneCountInString(text(c)); n > widths[i] {
-				widths[i] = n
-			}
-		}
-	}
-	var b strings.Builder
-	line := func(cells []string) {
-		var l strings.Builder
+	rows(func(cells []cell) {
 		for i, c := range cells {
-			if i > 0 {
-				l.WriteString("  ")
+			if c != nil && !plainCell(*c) {
+				bail("a table cell with a whitespace character other than space")
 			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if numeric[i] {
-				l.WriteString(pad)
-				l.WriteString(c)
-			} else {
-				l.WriteString(c)
-				l.WriteString(pad)
+			if n := utf8.RuneCountInString(cellText(c)); n > p.widths[i] {
+				p.widths[i] = n
 			}
 		}
-		b.WriteString(strings.TrimRight(l.String(), " "))
-	}
-	line(headers)
-	for _, row := range rows {
-		b.WriteByte('\n')
-		cells := make([]string, len(row))
-		for i, c := range row {
-			cells[i] = text(c)
+	})
+	return p
+}
+
+func (p *tablePlan) appendLine(b []byte, cells []string) []byte {
+	start := len(b)
+	for i, c := range cells {
+		if i > 0 {
+			b = append(b, "  "...)
 		}
-		line(cells)
+		pad := p.widths[i] - utf8.RuneCountInString(c)
+		if p.numeric[i] {
+			b = append(append(b, spaces(pad)...), c...)
+		} else {
+			b = append(append(b, c...), spaces(pad)...)
+		}
 	}
-	return b.String()
+	end := len(b)
+	for end > start && b[end-1] == ' ' {
+		end--
+	}
+	return append(b[:end], '\n')
+}
+
+func spaces(n int) string { return strings.Repeat(" ", max(n, 0)) }
+
+func (p *tablePlan) write(out *bufio.Writer) {
+	var b []byte
+	out.Write(p.appendLine(b, p.headers))
+	texts := make([]string, len(p.headers))
+	p.rows(func(cells []cell) {
+		for i, c := range cells {
+			texts[i] = cellText(c)
+		}
+		b = p.appendLine(b[:0], texts)
+		out.Write(b)
+	})
+}
+
+// rankedTable: common.write_ranked, the rows a person reads first: the
+// title of every row or of the first ones, the table, and how to see the rest.
+type rankedTable struct {
+	all, first   string
+	total, shown int
+	*tablePlan
+}
+
+func (r rankedTable) write(out *bufio.Writer) {
+	if r.shown < r.total {
+		fmt.Fprintf(out, "%s (%d of %d)\n", r.first, r.shown, r.total)
+	} else {
+		fmt.Fprintf(out, "%s (%d)\n", r.all, r.total)
+	}
+	r.tablePlan.write(out)
+	if r.shown < r.total {
+		fmt.Fprintf(out, "%d more rows not shown: --all or --top N\n", r.total-r.shown)
+	}
+}
+
+// shownOf: how many of total rows a table shows for top (-1: every one).
+func shownOf(top, total int) int {
+	if top < 0 || top > total {
+		return total
+	}
+	return top
+}
+
+// firstN: the n first of count items in the order cmp, by a bounded heap
+// (the worst kept at the root) rather than a sort of every item.
+func firstN[T any](count, n int, item func(i int) T, cmp func(a, b T) int) []T {
+	h := make([]T, 0, n)
+	down := func(i int) {
+		for {
+			worst, l, r := i, 2*i+1, 2*i+2
+			if l < len(h) && cmp(h[l], h[worst]) > 0 {
+				worst = l
+			}
+			if r < len(h) && cmp(h[r], h[worst]) > 0 {
+				worst = r
+			}
+			if worst == i {
+				return
+			}
+			h[i], h[worst] = h[worst], h[i]
+			i = worst
+		}
+	}
+	for i := 0; i < count && n > 0; i++ {
+		x := item(i)
+		if len(h) < n {
+			h = append(h, x)
+			for j := len(h) - 1; j > 0 && cmp(h[j], h[(j-1)/2]) > 0; j = (j - 1) / 2 {
+				h[j], h[(j-1)/2] = h[(j-1)/2], h[j]
+			}
+		} else if cmp(x, h[0]) < 0 {
+			h[0] = x
+			down(0)
+		}
+	}
+	slices.SortFunc(h, cmp)
+	return h
 }

@@ -574,20 +574,72 @@ func (q *queryState) outputJSON(out *bufio.Writer, rows []queryRow) {
 	}
 }
 
-func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow) {
+// queryNamespaces: queries.namespaces, per namespace: shapes, commands,
+// getMores, total ms, by total time.
+func queryNamespaces(rows []queryRow) (out []queryRow) {
+	at := map[string]int{}
+	nsText := func(k queryKey) string {
+		if k.nsNone {
+			return "None"
+		}
+		return k.ns
+	}
+	for _, r := range rows {
+		k, ok := at[nsText(r.key)]
+		if !ok {
+			k = len(out)
+			at[nsText(r.key)] = k
+			out = append(out, queryRow{key: queryKey{ns: r.key.ns, nsNone: r.key.nsNone}})
+		}
+		out[k].planSummaries++ // shapes
+		out[k].commands += r.commands
+		out[k].getMores += r.getMores
+		out[k].total += r.total
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].total != out[j].total {
+			return out[i].total > out[j].total
+		}
+		return nsText(out[i].key) < nsText(out[j].key)
+	})
+	return out
+}
+
+func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow, top int) {
 	if len(rows) == 0 {
 		return
 	}
+	perNs := queryNamespaces(rows)
+	var grand int64
+	for _, n := range perNs {
+		grand += n.total
+	}
+	summary := planTable([]string{"NAMESPACE", "SHAPES", "COMMANDS", "GETMORES", "TOTAL MS", "SHARE"},
+		map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true}, func(emit func([]cell)) {
+			for _, n := range perNs {
+				var ns cell
+				if !n.key.nsNone {
+					ns = str(n.key.ns)
+				}
+				share := 0.0
+				if grand != 0 {
+					share = round1(100.0 * float64(n.total) / float64(grand))
+				}
+				emit([]cell{ns, itoa(int64(n.planSummaries)), itoa(n.commands), itoa(n.getMores), itoa(n.total),
+					str(strconv.FormatFloat(share, 'f', 1, 64) + "%")})
+			}
+		})
+	shown := rows[:shownOf(top, len(rows))]
 	headers := []string{"NAMESPACE", "OPERATION", "SHAPE", "COMMANDS", "GETMORES", "MIN MS", "MEDIAN MS", "P95 MS",
 		"MAX MS", "TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"}
-	body := make([][]cell, 0, len(rows))
+	body := make([][]cell, 0, len(shown))
 	floatCell := func(f *float64) cell {
 		if f == nil {
 			return nil
 		}
 		return str(pyRepr(*f))
 	}
-	for _, r := range rows {
+	for _, r := range shown {
 		var ns, shape, plan cell
 		if !r.key.nsNone {
 			ns = str(r.key.ns)
@@ -611,5 +663,13 @@ func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow) {
 	for i := 3; i < 13; i++ {
 		numeric[i] = true
 	}
-	writeTable(out, headers, body, numeric)
+	table := planTable(headers, numeric, func(emit func([]cell)) {
+		for _, row := range body {
+			emit(row)
+		}
+	})
+	out.WriteString("Per namespace (" + strconv.Itoa(len(perNs)) + ")\n")
+	summary.write(out)
+	out.WriteString("\n")
+	rankedTable{"Query shapes", "Query shapes with the most total time", len(rows), len(shown), table}.write(out)
 }

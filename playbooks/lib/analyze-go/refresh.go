@@ -647,14 +647,15 @@ func earlierRefresh(a, b *refreshEvent) bool {
 	return a.seq() < b.seq()
 }
 
-// slowestFirst: every event (a reference: part << 32 | index), longest
-// first, in input order among equals: the parts' orders merged by their keys
-// (parts are in input order, a handful per file).
-func (a *refreshAll) slowestFirst() []int64 {
+// slowestFirst: the top events (-1: every one) as references (part << 32 |
+// index), longest first, in input order among equals: the parts' orders
+// merged by their keys (parts are in input order, a handful per file).
+func (a *refreshAll) slowestFirst(top int) []int64 {
 	total := 0
 	for _, p := range a.parts {
 		total += len(p.order)
 	}
+	total = shownOf(top, total)
 	refs := make([]int64, 0, total)
 	heads := make([]int, len(a.parts))
 	for len(refs) < total {
@@ -799,8 +800,11 @@ func (a *refreshAll) touch(refs []int64) uint32 {
 	return touched
 }
 
-func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
-	slowest := a.slowestFirst()
+func (a *refreshAll) output(out *bufio.Writer, asJSON bool, top int, files []string) {
+	if asJSON {
+		top = -1
+	}
+	slowest := a.slowestFirst(top)
 	names := a.names.names
 	if asJSON {
 		// The summaries come last: they are made while the events are written.
@@ -856,25 +860,35 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, files []string) {
 		return
 	}
 	summaries := a.summaries()
-	body := make([][]cell, 0, len(slowest))
-	for _, ref := range slowest {
-		r, e := a.at(ref)
-		kind := cell(nil)
-		if e.kind != 0 {
-			kind = str(kindNames[e.kind])
+	summary := planTable([]string{"NAMESPACE", "REFRESHES", "FAILED", "MIN MS", "MEDIAN MS", "MAX MS", "FIRST VERSION",
+		"LAST VERSION", "FORMAT"}, map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true}, func(emit func([]cell)) {
+		for _, s := range summaries {
+			emit([]cell{str(s.namespace), itoa(s.refreshes), itoa(s.failed), itoa(s.min), str(s.median.String()),
+				itoa(s.max), optCell(s.firstVersion), optCell(s.lastVersion), str("json")})
 		}
-		body = append(body, []cell{optCell(r.plain(e, fTime)), str(names[e.ns]), optCell(r.plain(e, fFrom)),
-			optCell(r.plain(e, fTo)), kind, itoa(e.millis), str(statusNames[e.status]), str("json")})
+	})
+	rows := planTable([]string{"TIME", "NAMESPACE", "FROM VERSION", "TO VERSION", "KIND", "MILLIS", "STATUS", "FORMAT"},
+		map[int]bool{5: true}, func(emit func([]cell)) {
+			for _, ref := range slowest {
+				r, e := a.at(ref)
+				kind := cell(nil)
+				if e.kind != 0 {
+					kind = str(kindNames[e.kind])
+				}
+				emit([]cell{optCell(r.plain(e, fTime)), str(names[e.ns]), optCell(r.plain(e, fFrom)),
+					optCell(r.plain(e, fTo)), kind, itoa(e.millis), str(statusNames[e.status]), str("json")})
+			}
+		})
+	out.WriteString("Per namespace (" + strconv.Itoa(len(summaries)) + ")\n")
+	summary.write(out)
+	out.WriteString("\n")
+	rankedTable{"Routing table refreshes", "Slowest routing table refreshes", a.events(), len(slowest), rows}.write(out)
+}
+
+func (a *refreshAll) events() int {
+	n := 0
+	for _, p := range a.parts {
+		n += p.events.len()
 	}
-	nsBody := make([][]cell, 0, len(summaries))
-	for _, s := range summaries {
-		nsBody = append(nsBody, []cell{str(s.namespace), itoa(s.refreshes), itoa(s.failed), itoa(s.min),
-			str(s.median.String()), itoa(s.max), optCell(s.firstVersion), optCell(s.lastVersion), str("json")})
-	}
-	first := renderTable([]string{"TIME", "NAMESPACE", "FROM VERSION", "TO VERSION", "KIND", "MILLIS", "STATUS", "FORMAT"},
-		body, map[int]bool{5: true})
-	second := renderTable([]string{"NAMESPACE", "REFRESHES", "FAILED", "MIN MS", "MEDIAN MS", "MAX MS", "FIRST VERSION",
-		"LAST VERSION", "FORMAT"}, nsBody, map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true})
-	out.WriteString("Routing table refreshes (" + strconv.Itoa(len(slowest)) + ")\n" + first + "\n\n")
-	out.WriteString("Per namespace (" + strconv.Itoa(len(summaries)) + ")\n" + second + "\n")
+	return n
 }

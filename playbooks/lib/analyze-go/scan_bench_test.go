@@ -49,7 +49,7 @@ func BenchmarkRefresh(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		state := scanRefresh([]string{path})
 		out := bufio.NewWriter(io.Discard)
-		state.output(out, true, []string{path})
+		state.output(out, true, -1, []string{path})
 		out.Flush()
 	}
 }
@@ -60,7 +60,7 @@ func BenchmarkRefreshOutput(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		out := bufio.NewWriterSize(io.Discard, 1<<18)
-		state.output(out, true, []string{path})
+		state.output(out, true, -1, []string{path})
 		out.Flush()
 	}
 }

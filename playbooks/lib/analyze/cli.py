@@ -4,10 +4,11 @@ import os
 import sys
 
 from . import REPORTS, contents, scan
+from .common import DEFAULT_TOP
 from .source import NotALog, Source, line_numbers
 
 USAGE = """\
-Usage: playbooks/analyze cursors|refresh|queries [--json] LOGFILE...
+Usage: playbooks/analyze cursors|refresh|queries [--json | --top N | --all] LOGFILE...
 
 Offline analysis of mongod/mongos logs, for any production log: JSON logs
 (MongoDB 4.4+) and legacy text logs of every generation (2.2 to 4.2: ctime
@@ -27,9 +28,9 @@ Reports
             reproduce something: db.setProfilingLevel(0, {slowms: 0})).
   refresh   One row per routing table refresh of a collection (mongos and
             shards log these): time, namespace, from and to versions, full or
-            incremental, duration, log format, status. Then one row per
+            incremental, duration, log format, status; before them one row per
             namespace: count, failed, min/median/max duration, first and last
-            version. Rows sorted by duration, slowest first. A refresh that
+            version. Sorted by duration, slowest first. A refresh that
             found a new version is logged at the default verbosity; some that
             found nothing new only at verbosity 1, which ones depending on the
             release (db.setLogLevel(1, "sharding.shardingCatalogRefresh")
@@ -47,12 +48,19 @@ Reports
             opened its cursor id earlier in the files); a cursor opened before
             the log starts gives a row "getMore (unknown origin)" per namespace.
 
+Tables (the default) start with a summary per namespace, then show the 20
+slowest rows (queries: the 20 groups with the most total time) and say how
+many more there are.
+
 Options
+  --top N   The N slowest rows instead of 20.
+  --all     Every row (a log of distinct cursors has as many as lines).
   --json    JSON Lines instead of tables: one object per row, with a "record"
             field ("cursor", "refresh", "namespace", "query"). Cursor ids and
             versions are strings, so jq and JavaScript keep them exact.
             A refresh record also has "file" and "offset" (where its line
-            starts, in bytes, after decompression).
+            starts, in bytes, after decompression). Every row, no summary
+            of cursors or queries per namespace (jq makes it).
   -h, --help  This help.
 
 Lines that look like the report's lines but cannot be parsed (cut, re-wrapped,
@@ -61,6 +69,7 @@ first few places are printed on stderr.
 
 Examples
   playbooks/analyze cursors /var/log/mongodb/mongod.log
+  playbooks/analyze cursors --top 100 mongod.log | less -S
   playbooks/analyze queries mongod.log.2.gz mongod.log.1 mongod.log
   playbooks/analyze refresh --json mongos.log.1.gz mongos.log | jq -r 'select(.record=="namespace")'
   zcat mongod.log.*.gz | playbooks/analyze refresh -
@@ -80,18 +89,38 @@ class UsageError(Exception):
     pass
 
 
+def rows_wanted(text):
+    if not text.isdigit() or not text.isascii() or int(text) < 1:
+        raise UsageError("--top needs a positive number of rows (found '%s')" % text)
+    return int(text)
+
+
 def parse_args(argv):
+    """(report, as_json, files, top): top is how many rows a table shows,
+    None for every row."""
     report = None
     as_json = False
     files = []
     only_files = False
-    for arg in argv:
+    top = given = None
+    args = iter(argv)
+    for arg in args:
         if only_files:
             files.append(arg)
         elif arg in ("-h", "--help"):
             return None
         elif arg == "--json":
             as_json = True
+        elif arg == "--all" or arg == "--top" or arg.startswith("--top="):
+            if given is not None and given != arg.partition("=")[0]:
+                raise UsageError("--top and --all: give one of them")
+            given = arg.partition("=")[0]
+            if arg == "--all":
+                top = None
+            elif arg == "--top":
+                top = rows_wanted(next(args, ""))
+            else:
+                top = rows_wanted(arg[len("--top="):])
         elif arg == "--":
             only_files = True
         elif arg.startswith("-") and arg != "-":
@@ -106,6 +135,8 @@ def parse_args(argv):
         raise UsageError("no report given (expected: %s)" % NAMES)
     if not files:
         raise UsageError("no LOGFILE given (use - to read stdin)")
+    if as_json and given == "--top":
+        raise UsageError("--top shortens tables; --json writes every row (head -n N keeps N)")
     if files.count("-") > 1:
         raise UsageError("stdin (-) can be read only once")
     for path in files:
@@ -117,7 +148,9 @@ def parse_args(argv):
             raise UsageError("%s: is a directory, not a log file" % path)
         if not os.access(path, os.R_OK):
             raise UsageError("%s: not readable" % path)
-    return report, as_json, files
+    if given is None:
+        top = DEFAULT_TOP
+    return report, as_json, files, top
 
 
 def describe(examples, sources):
@@ -157,7 +190,7 @@ def run(argv, out=None, err=None):
     if parsed is None:
         out.write(USAGE)
         return 0
-    name, as_json, paths = parsed
+    name, as_json, paths, top = parsed
     report = REPORTS[name]
     sources = [Source(p, i) for i, p in enumerate(paths)]
     try:
@@ -176,9 +209,9 @@ def run(argv, out=None, err=None):
                                           exc.strerror or exc))
         return 1
     if name == "refresh":
-        report.output(state, as_json, out, [s.name for s in sources])
+        report.output(state, as_json, out, top, [s.name for s in sources])
     else:
-        report.output(state, as_json, out)
+        report.output(state, as_json, out, top)
     status = 0
     for source in sources:
         for warning in source.warnings:

@@ -140,19 +140,49 @@ def human_bytes(n):
     return str(n)
 
 
-def table(headers, rows, numeric):
-    cells = [[("-" if v is None else str(v)) for v in row] for row in rows]
+DEFAULT_TOP = 20  # rows a table shows unless --top N or --all says otherwise
+MORE = "%d more rows not shown: --all or --top N\n"
+
+
+def _text(value):
+    return "-" if value is None else str(value)
+
+
+def write_table(out, headers, rows, numeric):
+    """An aligned table: widths in characters, numeric columns right-aligned,
+    trailing spaces cut. rows is a function that gives the rows afresh on
+    each call: they are made twice (widths, then lines) rather than kept,
+    so that --all on a log of distinct cursors holds no table in memory."""
     widths = [len(h) for h in headers]
-    for row in cells:
-        for i, cell in enumerate(row):
-            widths[i] = max(widths[i], len(cell))
+    for row in rows():
+        for i, value in enumerate(row):
+            n = len(_text(value))
+            if n > widths[i]:
+                widths[i] = n
+    right = [i in numeric for i in range(len(headers))]
 
-    def fmt(row):
-        out = []
-        for i, cell in enumerate(row):
-            out.append(cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]))
-        return "  ".join(out).rstrip()
+    def fmt(cells):
+        return "  ".join(c.rjust(widths[i]) if right[i] else c.ljust(widths[i])
+                         for i, c in enumerate(cells)).rstrip()
 
-    lines = [fmt(headers)]
-    lines.extend(fmt(row) for row in cells)
-    return "\n".join(lines)
+    out.write(fmt(headers) + "\n")
+    chunk = []
+    for row in rows():
+        chunk.append(fmt([_text(v) for v in row]))
+        if len(chunk) >= 256:  # lines joined for fewer writes, a few kB at a time
+            out.write("\n".join(chunk) + "\n")
+            chunk = []
+    if chunk:
+        out.write("\n".join(chunk) + "\n")
+
+
+def write_ranked(out, titles, total, shown, headers, rows, numeric):
+    """The rows a person reads first: titles is (the title of every row,
+    the title of the first rows); the line after says how to see the rest."""
+    if shown < total:
+        out.write("%s (%d of %d)\n" % (titles[1], shown, total))
+    else:
+        out.write("%s (%d)\n" % (titles[0], total))
+    write_table(out, headers, rows, numeric)
+    if shown < total:
+        out.write(MORE % (total - shown))

@@ -6,12 +6,14 @@ so per-cursor state is a fixed record in flat arrays (about 130 bytes, see
 RECORD_BYTES) found through an open-addressing index of int32 slots, instead
 of a dict of dicts (about 1.2 kB each)."""
 
+import heapq
 from array import array
 
 import orjson
 
 from . import legacy, logv2
-from .common import UNKNOWN_TIME, Bad, Unparsable, earlier, human_bytes, seq_of, table
+from .common import (DEFAULT_TOP, UNKNOWN_TIME, Bad, Unparsable, earlier, human_bytes, seq_of, write_ranked,
+                     write_table)
 from .logv2 import ATOMIC, CURSOR_LINE
 from .source import feed_matching, sparse
 from .timecodec import Times
@@ -490,20 +492,58 @@ def _output_json(state, out):
     out.write("".join(chunk))
 
 
-def output(state, as_json, out):
+def _slowest(state, top):
+    """Slots of the top slowest cursors; a bounded heap, not a sort of every
+    cursor, so that the default table costs no memory per cursor."""
+    if top is None or top >= len(state):
+        return state.order()
+    stats, ids, offset = state.stats, state.ids, 1 << 63
+    return heapq.nsmallest(top, range(len(ids)),
+                           key=lambda s: (-stats[s * NSTATS + 6] << 65) | (ids[s] + offset))
+
+
+def namespaces(state):
+    """Per namespace: [name, cursors, commands, getMores, nreturned,
+    docsExamined, keysExamined, bytesRead, durationMillis], slowest first."""
+    sums = {}
+    stats, codes = state.stats, state.codes
+    for s in range(len(state)):
+        acc = sums.get(codes[s * NCODES])
+        if acc is None:
+            acc = sums[codes[s * NCODES]] = [0] * (NSTATS + 1)
+        acc[0] += 1
+        b = s * NSTATS
+        for k in range(NSTATS):
+            acc[k + 1] += stats[b + k]
+    out = [[state.names[ns]] + acc for ns, acc in sums.items()]
+    out.sort(key=lambda r: (-r[-1], r[0]))
+    return out
+
+
+def output(state, as_json, out, top=DEFAULT_TOP):
     if as_json:
         _output_json(state, out)
         return
     if not len(state):
         return
+    summary = namespaces(state)
+    out.write("Per namespace (%d)\n" % len(summary))
+    write_table(out, ["NS", "CURSORS", "CMDS", "GETMORES", "NRETURNED", "DOCS EXAMINED", "KEYS EXAMINED",
+                      "BYTES READ", "MILLIS"],
+                lambda: (r[:7] + [human_bytes(r[7]), r[8]] for r in summary), set(range(1, 9)))
+    out.write("\n")
+    slots = _slowest(state, top)
     headers = ["CURSOR ID", "NS", "OPENED BY", "CMDS", "GETMORES", "NRETURNED", "DOCS EXAMINED",
                "KEYS EXAMINED", "BYTES READ", "MILLIS", "FIRST", "LAST", "FORMAT"]
-    body = []
-    for r in state.rows():
-        opened = r["originatingCommand"]
-        if r["changeStream"]:
-            opened = "%s/$changeStream" % (opened or "aggregate")
-        body.append([r["cursorId"], r["ns"], opened, r["commands"], r["getMores"], r["nreturned"],
-                     r["docsExamined"], r["keysExamined"], human_bytes(r["bytesRead"]),
-                     r["durationMillis"], r["firstTime"], r["lastTime"], r["format"]])
-    out.write(table(headers, body, {0, 3, 4, 5, 6, 7, 8, 9}) + "\n")
+
+    def body():
+        for s in slots:
+            r = state.row(s)
+            opened = r["originatingCommand"]
+            if r["changeStream"]:
+                opened = "%s/$changeStream" % (opened or "aggregate")
+            yield [r["cursorId"], r["ns"], opened, r["commands"], r["getMores"], r["nreturned"],
+                   r["docsExamined"], r["keysExamined"], human_bytes(r["bytesRead"]),
+                   r["durationMillis"], r["firstTime"], r["lastTime"], r["format"]]
+    write_ranked(out, ("Cursors", "Slowest cursors"), len(state), len(slots), headers, body,
+                 {0, 3, 4, 5, 6, 7, 8, 9})

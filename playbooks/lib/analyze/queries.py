@@ -27,7 +27,7 @@ import json
 import orjson
 
 from . import legacy, logv2
-from .common import Bad, Unparsable, as_int, first_key, percentile, table
+from .common import DEFAULT_TOP, Bad, Unparsable, as_int, first_key, percentile, write_ranked, write_table
 from .source import feed_matching, sparse
 
 WHAT = "slow query"
@@ -638,7 +638,23 @@ def rows(state):
     return out
 
 
-def output(state, as_json, out):
+def namespaces(result):
+    """Per namespace: [namespace, shapes, commands, getMores, total ms,
+    share], by total time."""
+    grand = sum(r["totalMillis"] for r in result)
+    sums = {}
+    for r in result:
+        acc = sums.setdefault(r["namespace"], [r["namespace"], 0, 0, 0, 0])
+        acc[1] += 1
+        acc[2] += r["commands"]
+        acc[3] += r["getMores"]
+        acc[4] += r["totalMillis"]
+    out = [acc + ["%.1f%%" % (round(100.0 * acc[4] / grand, 1) if grand else 0.0)] for acc in sums.values()]
+    out.sort(key=lambda r: (-r[4], str(r[0])))
+    return out
+
+
+def output(state, as_json, out, top=DEFAULT_TOP):
     result = rows(state)
     if as_json:
         for row in result:
@@ -648,10 +664,16 @@ def output(state, as_json, out):
         return
     if not result:
         return
+    summary = namespaces(result)
+    out.write("Per namespace (%d)\n" % len(summary))
+    write_table(out, ["NAMESPACE", "SHAPES", "COMMANDS", "GETMORES", "TOTAL MS", "SHARE"], lambda: summary,
+                {1, 2, 3, 4, 5})
+    out.write("\n")
+    shown = result if top is None else result[:top]
     headers = ["NAMESPACE", "OPERATION", "SHAPE", "COMMANDS", "GETMORES", "MIN MS", "MEDIAN MS", "P95 MS",
                "MAX MS", "TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"]
     body = []
-    for r in result:
+    for r in shown:
         plan = r["planSummary"]
         if plan and r["planSummaries"] > 1:
             plan += " (+%d more)" % (r["planSummaries"] - 1)
@@ -659,5 +681,6 @@ def output(state, as_json, out):
                      r["medianMillis"], r["p95Millis"], r["maxMillis"], r["totalMillis"],
                      "%.1f%%" % r["sharePercent"], r["keysExaminedPerReturned"],
                      r["docsExaminedPerReturned"], plan])
-    out.write(table(headers, body, set(range(3, 13))) + "\n")
+    write_ranked(out, ("Query shapes", "Query shapes with the most total time"), len(result), len(shown),
+                 headers, lambda: body, set(range(3, 13)))
 

@@ -8,7 +8,7 @@ import re
 import sys
 import zlib
 
-READ_SIZE = 8 << 20
+READ_SIZE = 2 << 20
 GUNZIP_OUT_MAX = 32 << 20
 SNIFF_BYTES = 64 << 10
 

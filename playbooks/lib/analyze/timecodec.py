@@ -67,6 +67,12 @@ class Times:
         return base + ((hms // 10000000 * 60 + hms // 100000 % 100) * 60 + hms // 1000 % 100) * 1000 \
             + hms % 1000
 
+    def decode_key(self, tid, hms):
+        """The sort key of a time encode gave (tid, hms) for."""
+        if tid < 0 or hms < 0:
+            return UNKNOWN_TIME
+        return self._key(tid, hms)
+
     def decode(self, tid, hms):
         if tid < 0:
             return None

@@ -9,7 +9,9 @@
 //                                 figures from elsewhere (the article's own): labelled
 //                                 with their setup in the report, never with this run's version
 //   stage.row(name, {column: value} | [values])
-//   stage.note(markdown)          stage.log(message)   stage.progress(label, done, total)
+//   stage.note(markdown)          stage.log(message)
+//   stage.progress(label, done, total)   a line `progress: label: done of total (pct%)`,
+//                                 at most one a second: the ticker of --progress shows it
 //   stage.setParameter(name, value)   returns the old value; restored at cleanup
 //   stage.now()                   milliseconds (fractional, monotonic)
 //   stage.hello([db])             hello, or isMaster where hello is missing (lib/js/hello.js)
@@ -88,7 +90,9 @@
       if (done < total && now - lastProgress < 1000) return;
       lastProgress = now;
       const pct = total ? ` (${Math.floor((100 * done) / total)}%)` : '';
-      print(`  ${label}: ${done}${total ? ` of ${total}` : ''}${pct}`);
+      // The form pb::progress_wait looks for in the run log (PB_PROGRESS_RE in
+      // log.sh): its ticker shows the newest such line on the terminal.
+      print(`progress: ${label}: ${done}${total ? ` of ${total}` : ''}${pct}`);
     },
     measure(key, value, unit = '') {
       if (typeof key !== 'string' || !key) fail('measure', 'key must be a non-empty string');

@@ -1,5 +1,6 @@
 """pytest setup for the analyze package: imports it from playbooks/lib."""
 import os
+import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -26,3 +27,19 @@ def spying(state_class):
             super().feed(src, offset, line)
 
     return Spy
+
+
+def generated_lines(tmp_path, kind, kib):
+    """The lines of a synthetic JSON log (bench/analyze-log.py) of kib KiB."""
+    path = str(tmp_path / (kind + ".log"))
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "analyze-log.py"), kind, path, str(kib)],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(path, "rb") as stream:
+        return stream.read().split(b"\n")
+
+
+class Discard:
+    """An output stream that keeps nothing."""
+
+    def write(self, text):
+        return len(text)

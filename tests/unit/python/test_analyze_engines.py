@@ -88,10 +88,19 @@ def generated(tmp_path_factory):
 
 
 @pytest.mark.parametrize("report", REPORTS)
-@pytest.mark.parametrize("form", [[], ["--json"]])
+@pytest.mark.parametrize("form", [[], ["--json"], ["--all"], ["--top", "3"]])
 @pytest.mark.parametrize("kind", ["all", "distinct", "few", "refreshes"])
 def test_generated_logs_read_the_same(go_engine, generated, kind, report, form):
     assert_same(report, *form, generated[kind])
+
+
+@pytest.mark.parametrize("form", [["--top", "0"], ["--top", "x"], ["--top"], ["--top=-1"], ["--json", "--top", "5"],
+                                  ["--top", "5", "--all"], ["--all", "--top=5"]])
+def test_usage_errors_of_top_and_all_read_the_same(go_engine, generated, form):
+    # The Go engine hands them over: the Python engine's one line, exit 2.
+    go, py = run("go", "cursors", *form, generated["distinct"]), run("python", "cursors", *form, generated["distinct"])
+    assert go[0] == HANDED_OVER and py[0] == 2 and py[1] == b"" and py[2].startswith(b"analyze: ")
+    assert run("auto", "cursors", *form, generated["distinct"]) == py
 
 
 @pytest.mark.parametrize("report", REPORTS)

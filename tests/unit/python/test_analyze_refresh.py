@@ -1,6 +1,9 @@
-"""Report refresh: kinds, medians, per-namespace summary."""
+"""Report refresh: kinds, medians, per-namespace summary, memory."""
+import io
+import tracemalloc
+
 from analyze import refresh
-from conftest import fixture_lines
+from conftest import Discard, fixture_lines, generated_lines
 
 
 def state_of(*names):
@@ -52,3 +55,45 @@ def test_5_0_era_old_version_is_where_the_refresh_started():
         ("49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)", "incremental", 2442),
         (None, None, 2398)]
     assert summaries[0]["firstVersion"] == "49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)"
+
+
+def feed_lines(state, lines):
+    offset = 0
+    for line in lines:
+        state.feed(0, offset, line)
+        offset += len(line) + 1
+    return state
+
+
+def test_a_refresh_event_is_kept_in_a_fixed_record(tmp_path):
+    # A log of refreshes has an event per line (310,801 in 200 MiB): a dict
+    # each was about 1.3 kB, so --json on such a log took 495 MiB.
+    lines = generated_lines(tmp_path, "refreshes", 1024)
+    tracemalloc.start()
+    try:
+        state = feed_lines(refresh.State(), lines)
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    events = len(refresh.rows(state, ["m"])[0])
+    assert events > 1500
+    assert kept < events * 100 + (32 << 10)  # a record of 80 bytes, arrays grown by an eighth
+
+
+def test_the_default_table_holds_no_row_per_refresh(tmp_path):
+    state = feed_lines(refresh.State(), generated_lines(tmp_path, "refreshes", 1024))
+    tracemalloc.start()
+    try:
+        refresh.output(state, False, Discard(), 20, ["m"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # The summary keeps each namespace's durations (8 bytes a refresh), no row.
+    assert peak < len(state.millis) * 16 + (64 << 10)
+
+
+def test_json_rows_come_back_as_they_were_read():
+    # Versions are kept as numbers and an interned rest: the text survives.
+    out = io.StringIO()
+    refresh.output(state_of("refresh-5.0-oldversion.derived.json.log"), True, out, None, ["m"])
+    assert '"fromVersion":"49188|1||626a663821072b82d9059209||Timestamp(1651140151, 6)"' in out.getvalue()

@@ -23,8 +23,9 @@ def big_log(tmp_path):
     return str(path)
 
 
+@pytest.mark.parametrize("big", [scan.BIG, 1], ids=["big-arrays-as-bytes", "every-array-as-bytes"])
 @pytest.mark.parametrize("name", ["cursors", "refresh", "queries"])
-def test_parallel_ranges_equal_one_pass(big_log, monkeypatch, name):
+def test_parallel_ranges_equal_one_pass(big_log, monkeypatch, name, big):
     report = REPORTS[name]
 
     def result():
@@ -41,5 +42,26 @@ def test_parallel_ranges_equal_one_pass(big_log, monkeypatch, name):
     monkeypatch.setenv("ANALYZE_JOBS", "3")
     monkeypatch.setattr(scan, "PARALLEL_MIN", 0)
     monkeypatch.setattr(scan, "PART_MIN", 1 << 16)
+    monkeypatch.setattr(scan, "BIG", big)  # a part's arrays go as bytes from this size
     assert result() == one
     assert one[0]
+
+
+def test_a_worker_that_fails_makes_the_run_fail(big_log, monkeypatch):
+    # The error of a part read by another process is raised here, as the
+    # parent's own would be, and no worker is left behind.
+    def broken(report, source, needles, start, end):
+        if start == 0:
+            raise OSError(5, "Input/output error", big_log)
+        return report.new_state()
+
+    monkeypatch.setenv("ANALYZE_JOBS", "3")
+    monkeypatch.setattr(scan, "PARALLEL_MIN", 0)
+    monkeypatch.setattr(scan, "PART_MIN", 1 << 16)
+    monkeypatch.setattr(scan, "_scan_range", broken)
+    src = Source(big_log)
+    src.sniff()
+    with pytest.raises(OSError, match="Input/output error"):
+        scan.run("cursors", REPORTS["cursors"], [src])
+    import multiprocessing
+    assert multiprocessing.active_children() == []

@@ -92,7 +92,7 @@
         { ordered: false, writeConcern: wc });
     }
     if (stage.now() - lastSample >= lagEveryMs) sample('load', s + 1);
-    stage.progress(`load ${name}: simulated seconds`, s + 1, seconds);
+    stage.progress(`load ${name} (secondary lag up to ${maxLag} ms so far): simulated seconds`, s + 1, seconds);
   }
   const loadSeconds = (stage.now() - t0) / 1000;
   const endTs = newestTs();

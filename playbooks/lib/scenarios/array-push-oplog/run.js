@@ -54,7 +54,8 @@
       samples[name] = { length: L, entry: e };
       stage.row(curveTable, { pattern: name, length: L, bytes: e.bytes, format: e.explanation.format, array: a.action || '', elements: a.elements ?? '' });
       work.deleteOne({ _id });
-      stage.progress('updates measured', ++done, total);
+      // The bytes ride on the progress line: the --step ticker shows them.
+      stage.progress(`updates measured (${name} at ${L}: ${e.bytes} B per update)`, ++done, total);
     }
   }
 

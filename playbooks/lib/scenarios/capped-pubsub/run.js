@@ -3,7 +3,7 @@
 // every subscriber of one sweep point (the driver multiplexes them over one
 // connection pool), so 40 subscribers cost one process, not 40 shells.
 //
-//   node run.js --uri URI --db DB --collection C --mode capped|changestream
+//   node run.js [--uri URI] --db DB --collection C --mode capped|changestream
 //                --subscribers N --publishers P --rate MSGS_PER_S --seconds S
 //                --run-tag TAG --out FILE [--pids 1,2] [--first-batch 1]
 //                [--max-await-ms 1000] [--write-concern 1|majority] [--drain-seconds 10]
@@ -15,6 +15,8 @@
 // or CappedPositionLost makes it reopen from the last time it saw, and the
 // Tracker counts gaps. changestream: each subscriber watches a normal
 // collection (the comparison the article does not make).
+// Without --uri the connection string comes from DBA_LAB_CONN_URI: how the
+// playbook passes one that has a password (never on a command line).
 // Writes one JSON result to --out; exit 0 also when change streams are not
 // supported (the result says so), 1 on errors, 2 on bad arguments.
 const fs = require('fs');
@@ -68,7 +70,9 @@ function parseArgs(argv) {
       usage(`unknown option ${flag}`);
     }
   }
-  for (const k of ['uri', 'db', 'collection', 'mode', 'tag', 'out', 'subscribers', 'publishers', 'rate', 'seconds']) {
+  if (o.uri === undefined && process.env.DBA_LAB_CONN_URI) o.uri = process.env.DBA_LAB_CONN_URI;
+  if (o.uri === undefined) usage('--uri is required (or DBA_LAB_CONN_URI in the environment)');
+  for (const k of ['db', 'collection', 'mode', 'tag', 'out', 'subscribers', 'publishers', 'rate', 'seconds']) {
     if (o[k] === undefined) usage(`--${k === 'tag' ? 'run-tag' : k} is required`);
   }
   if (!['capped', 'changestream'].includes(o.mode)) usage(`--mode must be capped or changestream, got '${o.mode}'`);
@@ -303,7 +307,8 @@ async function main() {
     const ticker = setInterval(() => {
       const pub = state.published.reduce((a, b) => a + b, 0);
       const got = subs.reduce((a, s) => a + s.tracker.received, 0);
-      process.stderr.write(`${o.mode} ${o.subscribers} subscriber(s): ${pub}/${total} published, ${got}/${total * o.subscribers} delivered\n`);
+      // A progress line (playbooks/lib/log.sh): the playbook's ticker shows it.
+      process.stderr.write(`progress: ${pub}/${total} published, ${got}/${total * o.subscribers} delivered\n`);
     }, 2000);
     try {
       await Promise.race([

@@ -2,11 +2,13 @@
 // The Node driver as a client the playbook times (through timed.py), the way
 // the article's hand-written sync tool read and wrote.
 //
-//   node run.js read  --uri URI --db DB --collections a,b [--raw]
-//   node run.js write --uri URI --db DB --from DIR --collections a,b --prefix P [--batch N] [--batch-bytes B]
-//   node run.js drop  --uri URI --db DB --collections a,b
-//   node run.js server-cpu --uri URI
+//   node run.js read  [--uri URI] --db DB --collections a,b [--raw]
+//   node run.js write [--uri URI] --db DB --from DIR --collections a,b --prefix P [--batch N] [--batch-bytes B]
+//   node run.js drop  [--uri URI] --db DB --collections a,b
+//   node run.js server-cpu [--uri URI]
 //
+// Without --uri the connection string comes from DBA_LAB_CONN_URI: how the
+// playbook passes one that has a password (never on a command line).
 // read: find({}) on each collection in turn; every document is decoded into a
 // JavaScript object unless --raw (the driver's `raw: true` hands over each
 // document's BSON bytes as a Buffer, with no decoding: what mongodump does).
@@ -51,11 +53,10 @@ function parseArgs(argv) {
       default: usage(`unknown argument ${a}`);
     }
   }
-  if (mode === 'server-cpu') {
-    if (!o.uri) usage('server-cpu needs --uri');
-    return o;
-  }
-  if (!o.uri || !o.db || !o.collections || o.collections.length === 0) usage('--uri, --db and --collections are required');
+  if (!o.uri && process.env.DBA_LAB_CONN_URI) o.uri = process.env.DBA_LAB_CONN_URI;
+  if (!o.uri) usage(`${mode} needs --uri (or DBA_LAB_CONN_URI in the environment)`);
+  if (mode === 'server-cpu') return o;
+  if (!o.db || !o.collections || o.collections.length === 0) usage('--db and --collections are required');
   if (mode === 'write' && (!o.from || !o.prefix)) usage('write needs --from DIR and --prefix P');
   if (!Number.isInteger(o.batch) || o.batch < 1 || o.batch > 100000) usage('--batch must be a whole number from 1 to 100000');
   if (!Number.isInteger(o.batchBytes) || o.batchBytes < 1) usage('--batch-bytes must be a whole number of bytes');
