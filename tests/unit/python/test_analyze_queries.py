@@ -4,6 +4,7 @@ import os
 import pty
 import re
 import subprocess
+import tracemalloc
 
 import pytest
 
@@ -310,3 +311,48 @@ def test_a_text_getmore_whose_originating_command_is_cut_is_tied_by_cursor_id():
         state.feed(0, 0, line)
     assert [(r["operation"], r["shape"], r["commands"], r["getMores"]) for r in queries.rows(state)] == \
         [("find", '{"total": 1}', 1, 1)]
+
+
+def test_a_cursor_kept_for_its_getmores_costs_a_few_bytes():
+    # A cursor is remembered for getMores logged without originatingCommand;
+    # a log of finds that each leave one open (the bench's `distinct`: 189,615
+    # in 200 MiB) cost a dict entry and a key tuple each, about 180 bytes, 35
+    # MiB beyond the bound of 64 MiB + 200 B a group.
+    opened = fixture_lines("queries-aggregates.derived.json.log")[1]
+    assert opened.count(b"6017421330948113001") == 1
+    lines = [opened.replace(b"6017421330948113001", b"%d" % (6017421330948113001 + i)) for i in range(4096)]
+    state = queries.State()
+    state.feed(0, 0, lines[0])
+    tracemalloc.start()
+    try:
+        for line in lines[1:]:
+            state.feed(0, 0, line)
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert [r["commands"] for r in queries.rows(state)] == [4096]
+    assert kept < 4095 * 24 + (8 << 10)  # an id and a group number, arrays grown by an eighth
+
+
+def _opening(cursor):
+    opened, getmore = _aggregate_and_getmore()
+    return (opened.replace(b"6017421330948113001", b"%d" % cursor),
+            getmore.replace(b"6017421330948113001", b"%d" % cursor))
+
+
+def test_cursors_opened_after_a_tie_are_found_too():
+    # The first getMore without originatingCommand makes the cursors
+    # searchable; those opened after it must be found as well, in one pass
+    # and across parts.
+    (open_a, more_a), (open_b, more_b) = _opening(11), _opening(12)
+    whole = queries.State()
+    for line in (open_a, more_a, open_b, more_b):
+        whole.feed(0, 0, line)
+    parts = queries.State()
+    for lines in ((open_a, more_a), (open_b,), (more_b,)):
+        part = queries.State()
+        for line in lines:
+            part.feed(0, 0, line)
+        parts.merge(part)
+    for state in (whole, parts):
+        assert [(r["commands"], r["getMores"]) for r in queries.rows(state)] == [(2, 2)]
