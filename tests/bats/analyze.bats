@@ -223,15 +223,17 @@ cursor_record() {
   run --separate-stderr analyze refresh "${BATS_TEST_TMPDIR}/garbage.log"
   assert_success
   assert_equal "$output" ""
-  assert_equal "${stderr_lines[1]}" "analyze: skipped 2 unparsable line(s) out of 2 that matched the refresh filter"
+  assert_equal "${stderr_lines[2]}" "analyze: skipped 2 unparsable line(s) out of 2 that matched the refresh filter"
   refute_regex "$stderr" "Traceback"
 }
 
-@test "a log without any matching line says so on stderr and prints nothing" {
+@test "a log without any matching line says so on stderr, with what it holds, and prints nothing" {
   run --separate-stderr analyze cursors "${FIX}/refresh-4.2-mongos.log"
   assert_success
   assert_equal "$output" ""
-  assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)"
+  # Ten lines: nine refreshes and the blog's stray "264 tool 774 ms".
+  assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)
+  ${FIX}/refresh-4.2-mongos.log: 10 line(s); components SH_REFR 9; first 2022-10-05T04:06:33.340+0800, last 2022-10-05T04:18:50.000+0800"
 }
 
 # --- refresh, legacy text logs (routing-refresh article, 4.0 and 4.2) ---------------
@@ -295,8 +297,8 @@ cursor_record() {
   assert_success
   assert_equal "$output" ""
   assert_equal "${stderr_lines[0]}" "analyze: no routing refresh lines found in 1 file(s)"
-  assert_equal "${stderr_lines[1]}" "analyze: skipped 11 unparsable line(s) out of 11 that matched the refresh filter"
-  assert_equal "${stderr_lines[2]}" "  ${FIX}/refresh-4.0-mongod.log:1: routing refresh line without 'took N ms' (cut or re-wrapped?)"
+  assert_equal "${stderr_lines[2]}" "analyze: skipped 11 unparsable line(s) out of 11 that matched the refresh filter"
+  assert_equal "${stderr_lines[3]}" "  ${FIX}/refresh-4.0-mongod.log:1: routing refresh line without 'took N ms' (cut or re-wrapped?)"
 }
 
 # --- refresh, JSON logs -----------------------------------------------------
@@ -381,7 +383,8 @@ cursor_record() {
   run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/zero.log"
   assert_success
   assert_equal "$output" ""
-  assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)"
+  assert_equal "${stderr_lines[0]}" "analyze: no cursor lines found in 1 file(s)"
+  assert_equal "${#stderr_lines[@]}" 2
 }
 
 @test "CRLF line endings (a log copied through Windows) give the same report" {
@@ -457,9 +460,12 @@ cursor_record() {
   run analyze queries "${FIX}/queries-4.2.derived.text.log"
   assert_success
   assert_equal "${#lines[@]}" 12
-  assert_regex "${lines[5]}" "^NAMESPACE +OPERATION +SHAPE +COUNT +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
-  assert_regex "${lines[6]}" '^shop\.orders +find +\{"total": 1\} +2 +2100 +2200 +2290 +2300 +4400 +75\.8% +0\.0 +990\.1 +COLLSCAN$'
-  assert_regex "${lines[8]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +101 +110 +137 +140 +351 '
+  assert_regex "${lines[5]}" "^NAMESPACE +OPERATION +SHAPE +COMMANDS +GETMORES +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
+  # The two finds on total (2100 and 2300 ms) and the getMore of the first (460 ms).
+  assert_regex "${lines[6]}" '^shop\.orders +find +\{"total": 1\} +2 +1 +460 +2100 +2280 +2300 +4860 +77\.6% +0\.0 +52\.4 +COLLSCAN$'
+  assert_regex "${lines[8]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +0 +101 +110 +137 +140 +351 '
+  # shellcheck disable=SC2016 # $match is a pipeline stage's name, not an expansion
+  assert_regex "${lines[9]}" '^shop\.orders +aggregate +\$match \{"status": 1\} \| \$group +1 +0 +320 '
 }
 
 @test "queries: --json records carry the figures mloginfo has not" {
@@ -473,9 +479,49 @@ cursor_record() {
 @test "queries: a 4.4+ JSON log, which mloginfo cannot read" {
   run --separate-stderr analyze queries --json "${FIX}/changestream-5.2.json.log"
   assert_success
-  run jq -c '[.namespace, .operation, .shape, .count, .maxMillis, .docsExaminedPerReturned, .planSummary, .format]' <<<"$output"
+  run jq -c '[.namespace, .operation, .shape, .commands, .getMores, .maxMillis, .docsExaminedPerReturned, .planSummary, .format]' <<<"$output"
   assert_success
-  assert_output '["test.foo","aggregate",null,1,1181,309,"COLLSCAN","json"]'
+  # The change stream's aggregate and its nine getMores (the slowest: 8090 ms).
+  # shellcheck disable=SC2016 # $changeStream, $match, $project: stage names, not expansions
+  assert_output '["test.foo","aggregate","$changeStream | $match {\"fullDocument.msg\": 1} | $project",1,9,8090,303.7,"COLLSCAN","json"]'
+}
+
+@test "queries: aggregates grouped by their \$match shape, getMores charged to their cursor's command" {
+  run analyze queries --json "${FIX}/queries-aggregates.derived.json.log"
+  assert_success
+  run jq -r '[.namespace, .operation, .shape, .commands, .getMores, .totalMillis, .getMoreMillis] | @tsv' <<<"$output"
+  assert_success
+  # Added up by hand from the fixture's lines (tests/fixtures/logs/README.md).
+  assert_output "$(printf '%s\n' \
+    $'shop.orders\taggregate\t$changeStream | $match {"operationType": 1}\t1\t2\t2006\t2001' \
+    $'shop.orders\taggregate\t$match {"k": 1} | $group | $sort\t3\t1\t300\t40' \
+    $'shop.orders\taggregate\t$match {"k": 1, "status": 1} | $group\t1\t0\t200\t0' \
+    $'shop.carts\taggregate\t$match {"k": 1} | $group | $sort\t1\t0\t50\t0' \
+    $'shop.orders\tfind\t{"customerId": 1}\t0\t2\t40\t40' \
+    $'shop.orders\taggregate\t$group | $match\t1\t0\t30\t0')"
+}
+
+@test "queries: getMores of cursors opened before the log make an unknown-origin group per namespace" {
+  run analyze queries "${FIX}/queries-getmore-3.0.derived.text.log"
+  assert_success
+  assert_regex "${lines[6]}" '^test\.orders +query +\{"status": 1\} +1 +2 +5 +15 '
+  assert_regex "${lines[7]}" '^test\.orders +getMore +\(unknown origin\) +0 +2 +20 +25 '
+  assert_regex "${lines[8]}" '^test\.items +getMore +\(unknown origin\) +0 +1 +10 +10 '
+}
+
+@test "queries: a MongoDB log with no slow query says what it holds instead, exit 0" {
+  run --separate-stderr analyze queries "${FIX}/refresh-4.4-24104.derived.json.log"
+  assert_success
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[0]}" "analyze: no slow query lines found in 1 file(s)"
+  assert_equal "${stderr_lines[1]}" "  ${FIX}/refresh-4.4-24104.derived.json.log: 4 line(s); components SH_REFR 4; first 2020-08-03T10:15:02.118+00:00, last 2020-08-03T10:18:01.000+00:00"
+}
+
+@test "queries: a text log with no slow query says what it holds instead, exit 0" {
+  run --separate-stderr analyze queries "${FIX}/refresh-4.2-mongod.log"
+  assert_success
+  assert_equal "${#stderr_lines[@]}" 2
+  assert_equal "${stderr_lines[1]}" "  ${FIX}/refresh-4.2-mongod.log: 10 line(s); components SH_REFR 10; first 2022-10-06T10:54:49.792+0800, last 2022-10-06T11:20:31.749+0800"
 }
 
 # --- tables: the rows a person reads first (issue 28) ----------------------------
@@ -569,9 +615,20 @@ records() {
   run analyze queries "$log"
   assert_success
   assert_equal "${lines[0]}" "Per namespace (8)"
-  assert_regex "${lines[1]}" "^NAMESPACE +SHAPES +COUNT +TOTAL MS +SHARE$"
+  assert_regex "${lines[1]}" "^NAMESPACE +SHAPES +COMMANDS +GETMORES +TOTAL MS +SHARE$"
   assert_equal "${lines[10]}" "Query shapes with the most total time (20 of ${total})"
   assert_equal "${lines[32]}" "$((total - 20)) more rows not shown: --all or --top N"
+}
+
+@test "tables: the queries summary counts a namespace's commands and getMores apart, rows shown or not" {
+  run analyze queries --top 1 "${FIX}/queries-aggregates.derived.json.log"
+  assert_success
+  # shop.orders, from the rows of the --json test above: five groups; 1 + 3 +
+  # 1 + 0 + 1 commands, 2 + 1 + 0 + 2 + 0 getMores, 2006 + 300 + 200 + 40 + 30 ms.
+  assert_regex "${lines[2]}" '^shop\.orders +5 +6 +5 +2576 +98\.1%$'
+  assert_regex "${lines[3]}" '^shop\.carts +1 +1 +0 +50 +1\.9%$'
+  assert_equal "${lines[4]}" "Query shapes with the most total time (1 of 6)"
+  assert_equal "${lines[7]}" "5 more rows not shown: --all or --top N"
 }
 
 @test "tables: --json keeps every row, with no summary or count line added" {

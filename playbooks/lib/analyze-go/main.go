@@ -138,6 +138,9 @@ func run(args []string) (code int) {
 	report1 := func(what string, found bool, bad *tally) {
 		if !found {
 			fmt.Fprintf(&errText, "analyze: no %s lines found in %d file(s)\n", what, len(files))
+			for _, path := range files {
+				fmt.Fprintf(&errText, "  %s\n", describeContents(path))
+			}
 		}
 		if bad.unparsable > 0 {
 			fmt.Fprintf(&errText, "analyze: skipped %d unparsable line(s) out of %d that matched the %s filter\n",

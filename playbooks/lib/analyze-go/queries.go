@@ -4,7 +4,11 @@ package main
 // query shape, as the Python engine's queries module (itself mtools'
 // mloginfo --queries grouping): the same operations, the same shape (values
 // replaced by 1; $in, $gt, $gte, $lt, $lte and $exists collapse their
-// operand; keys sorted), the same percentiles and roundings.
+// operand; keys sorted), the same percentiles and roundings; an aggregate's
+// shape is its pipeline's (pipelineShape), and a getMore is charged to its
+// originatingCommand's group. A getMore logged without one is tied by its
+// cursor id in the Python engine, which keeps the cursors opened: this one
+// hands such a run over rather than keep them too.
 
 import (
 	"bufio"
@@ -16,7 +20,7 @@ import (
 )
 
 var (
-	queryOps      = map[string]bool{"query": true, "getmore": true, "update": true, "remove": true}
+	queryOps      = map[string]bool{"query": true, "update": true, "remove": true}
 	queryCommands = map[string]bool{"count": true, "findandmodify": true, "geonear": true, "find": true, "aggregate": true}
 	collapsing    = map[string]bool{"$in": true, "$gt": true, "$gte": true, "$lt": true, "$lte": true, "$exists": true}
 	extendedJSON  = map[string]bool{"$oid": true, "$date": true, "$numberLong": true, "$numberInt": true,
@@ -34,7 +38,8 @@ var querySelection = (&selection{keys: map[string]*selection{
 	"attr": {keys: map[string]*selection{
 		"type": nil, "ns": nil, "durationMillis": nil, "keysExamined": nil, "docsExamined": nil,
 		"nreturned": nil, "planSummary": nil,
-		"command": {keys: map[string]*selection{"filter": nil, "query": nil, "q": nil}},
+		"command":            {keys: map[string]*selection{"filter": nil, "query": nil, "q": nil, "pipeline": nil}},
+		"originatingCommand": {keys: map[string]*selection{"filter": nil, "query": nil, "q": nil, "pipeline": nil}},
 	}},
 }}).prepare()
 
@@ -47,9 +52,10 @@ type queryKey struct {
 }
 
 type queryGroup struct {
-	keys, docs, nreturned, total int64
-	durations                    map[int64]int64
-	plans                        map[string]*int64
+	keys, docs, nreturned, total      int64
+	commands, getMores, getMoreMillis int64
+	durations                         map[int64]int64
+	plans                             map[string]*int64
 }
 
 type queryState struct {
@@ -59,6 +65,7 @@ type queryState struct {
 	bad     tally
 	arena   arena
 	scratch []byte
+	stages  []byte // pipelineShape's text, apart from scratch (each $match's shape)
 }
 
 func newQueryState(src int) *queryState {
@@ -91,6 +98,21 @@ func (q *queryState) fromAttr(attr *value) {
 	if !ok {
 		return
 	}
+	getMore := low == "getmore"
+	if getMore {
+		// queries.getmore_from_attr: the group of the command that opened
+		// the cursor, as the server logged it with the getMore.
+		origin := attr.get("originatingCommand")
+		if origin == nil || origin.k == kNull {
+			bail("a getMore without originatingCommand (tied by cursor id)")
+		}
+		command = origin
+		name, ok = firstKey(origin)
+		low = asciiLower(name)
+		if !ok || !queryCommands[low] {
+			return
+		}
+	}
 	key := queryKey{name: name}
 	key.shape, key.noShape = q.commandShape(low, command)
 	ns := attr.get("ns")
@@ -114,12 +136,12 @@ func (q *queryState) fromAttr(attr *value) {
 	if plan != nil && plan.k == kString {
 		planText = &plan.s
 	}
-	q.add(key, ms, keys, docs, nret, planText)
+	q.add(key, ms, keys, docs, nret, planText, getMore)
 }
 
 // queryName: the operation of a slow query (its type, or a command's first
-// key) as the report names it and in lower case; ok false for one the
-// report leaves out.
+// key) as the report names it and in lower case ("getmore" for a getMore
+// command or op); ok false for one the report leaves out.
 func queryName(kindV, command *value) (name, low string, ok bool) {
 	switch {
 	case kindV == nil || kindV.k == kNull || kindV.k == kInt || kindV.k == kBool || kindV.k == kFloat ||
@@ -130,11 +152,11 @@ func queryName(kindV, command *value) (name, low string, ok bool) {
 	case kindV.s == "command":
 		n, ok := firstKey(command)
 		low = asciiLower(n)
-		if !ok || !queryCommands[low] {
+		if !ok || !(queryCommands[low] || low == "getmore") {
 			return "", "", false
 		}
 		return n, low, true
-	case queryOps[kindV.s]:
+	case queryOps[kindV.s] || kindV.s == "getmore":
 		return kindV.s, kindV.s, true
 	}
 	return "", "", false
@@ -151,6 +173,7 @@ func (q *queryState) commandShape(low string, command *value) (shape string, noS
 	case "find":
 		source = command.get("filter")
 	case "aggregate":
+		return q.pipelineShape(command.get("pipeline"))
 	default:
 		switch {
 		case command.has("query"):
@@ -167,9 +190,42 @@ func (q *queryState) commandShape(low string, command *value) (shape string, noS
 	return q.shapeText(source), false
 }
 
+// pipelineShape: queries.pipeline_shape (the stage names joined by " | ",
+// a leading $match, or the one right after a leading $changeStream, with
+// its filter's shape); noShape when the pipeline is not a list of stages.
+func (q *queryState) pipelineShape(pipeline *value) (shape string, noShape bool) {
+	if pipeline == nil || pipeline.k != kArray || len(pipeline.vals) == 0 {
+		return "", true
+	}
+	b := q.stages[:0]
+	lead := true
+	for i, stage := range pipeline.vals {
+		if stage.k != kObject || !stage.hasFirst {
+			return "", true
+		}
+		if i > 0 {
+			b = append(b, " | "...)
+		}
+		name := stage.s
+		if body := stage.get(name); lead && name == "$match" && body.k == kObject {
+			b = appendShape(append(b, "$match "...), body)
+		} else {
+			b = append(b, name...)
+		}
+		lead = i == 0 && name == "$changeStream"
+	}
+	q.stages = b
+	if cached, ok := q.shapes[string(b)]; ok {
+		return cached, false
+	}
+	text := string(b)
+	q.shapes[text] = text
+	return text, false
+}
+
 // add counts a slow query in its group (State.add). The key's strings may
 // be views of the line: they are copied when the group is made.
-func (q *queryState) add(key queryKey, ms, keys, docs, nret int64, plan *string) {
+func (q *queryState) add(key queryKey, ms, keys, docs, nret int64, plan *string, getMore bool) {
 	g := q.groups[key]
 	if g == nil {
 		g = &queryGroup{durations: map[int64]int64{}, plans: map[string]*int64{}}
@@ -181,6 +237,12 @@ func (q *queryState) add(key queryKey, ms, keys, docs, nret int64, plan *string)
 	g.nreturned += nret
 	g.total += ms
 	g.durations[ms]++
+	if getMore {
+		g.getMores++
+		g.getMoreMillis += ms
+	} else {
+		g.commands++
+	}
 	if plan != nil {
 		// Counted through a pointer: assigning to a map with an existing
 		// key would store the plan, a view of the line, as the key.
@@ -300,6 +362,9 @@ func (q *queryState) merge(o *queryState) {
 		mine.docs += theirs.docs
 		mine.nreturned += theirs.nreturned
 		mine.total += theirs.total
+		mine.commands += theirs.commands
+		mine.getMores += theirs.getMores
+		mine.getMoreMillis += theirs.getMoreMillis
 		for ms, n := range theirs.durations {
 			mine.durations[ms] += n
 		}
@@ -316,6 +381,7 @@ func (q *queryState) merge(o *queryState) {
 type queryRow struct {
 	key                              queryKey
 	count, min, max, total           int64
+	commands, getMores, getMoreMs    int64
 	median, p95                      pyNum
 	share                            float64
 	keys, docs, nreturned            int64
@@ -389,6 +455,7 @@ func (q *queryState) rows() []queryRow {
 			n += counts[i]
 		}
 		row := queryRow{key: key, count: n, min: values[0], max: values[len(values)-1], total: g.total,
+			commands: g.commands, getMores: g.getMores, getMoreMs: g.getMoreMillis,
 			median: percentile(values, counts, n, 50), p95: percentile(values, counts, n, 95),
 			keys: g.keys, docs: g.docs, nreturned: g.nreturned,
 			keysPerReturned: ratio(g.keys, g.nreturned), docsPerReturned: ratio(g.docs, g.nreturned),
@@ -466,6 +533,10 @@ func (q *queryState) outputJSON(out *bufio.Writer, rows []queryRow) {
 		}
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, r.count, 10)
+		b = append(b, `,"commands":`...)
+		b = strconv.AppendInt(b, r.commands, 10)
+		b = append(b, `,"getMores":`...)
+		b = strconv.AppendInt(b, r.getMores, 10)
 		b = append(b, `,"minMillis":`...)
 		b = strconv.AppendInt(b, r.min, 10)
 		b = append(b, `,"medianMillis":`...)
@@ -476,6 +547,8 @@ func (q *queryState) outputJSON(out *bufio.Writer, rows []queryRow) {
 		b = strconv.AppendInt(b, r.max, 10)
 		b = append(b, `,"totalMillis":`...)
 		b = strconv.AppendInt(b, r.total, 10)
+		b = append(b, `,"getMoreMillis":`...)
+		b = strconv.AppendInt(b, r.getMoreMs, 10)
 		b = append(b, `,"sharePercent":`...)
 		b = append(b, pyRepr(r.share)...)
 		b = append(b, `,"keysExamined":`...)
@@ -501,8 +574,8 @@ func (q *queryState) outputJSON(out *bufio.Writer, rows []queryRow) {
 	}
 }
 
-// queryNamespaces: queries.namespaces, per namespace: shapes, count, total
-// ms, by total time.
+// queryNamespaces: queries.namespaces, per namespace: shapes, commands,
+// getMores, total ms, by total time.
 func queryNamespaces(rows []queryRow) (out []queryRow) {
 	at := map[string]int{}
 	nsText := func(k queryKey) string {
@@ -519,7 +592,8 @@ func queryNamespaces(rows []queryRow) (out []queryRow) {
 			out = append(out, queryRow{key: queryKey{ns: r.key.ns, nsNone: r.key.nsNone}})
 		}
 		out[k].planSummaries++ // shapes
-		out[k].count += r.count
+		out[k].commands += r.commands
+		out[k].getMores += r.getMores
 		out[k].total += r.total
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -540,8 +614,8 @@ func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow, top int) {
 	for _, n := range perNs {
 		grand += n.total
 	}
-	summary := planTable([]string{"NAMESPACE", "SHAPES", "COUNT", "TOTAL MS", "SHARE"},
-		map[int]bool{1: true, 2: true, 3: true, 4: true}, func(emit func([]cell)) {
+	summary := planTable([]string{"NAMESPACE", "SHAPES", "COMMANDS", "GETMORES", "TOTAL MS", "SHARE"},
+		map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true}, func(emit func([]cell)) {
 			for _, n := range perNs {
 				var ns cell
 				if !n.key.nsNone {
@@ -551,13 +625,13 @@ func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow, top int) {
 				if grand != 0 {
 					share = round1(100.0 * float64(n.total) / float64(grand))
 				}
-				emit([]cell{ns, itoa(int64(n.planSummaries)), itoa(n.count), itoa(n.total),
+				emit([]cell{ns, itoa(int64(n.planSummaries)), itoa(n.commands), itoa(n.getMores), itoa(n.total),
 					str(strconv.FormatFloat(share, 'f', 1, 64) + "%")})
 			}
 		})
 	shown := rows[:shownOf(top, len(rows))]
-	headers := []string{"NAMESPACE", "OPERATION", "SHAPE", "COUNT", "MIN MS", "MEDIAN MS", "P95 MS", "MAX MS",
-		"TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"}
+	headers := []string{"NAMESPACE", "OPERATION", "SHAPE", "COMMANDS", "GETMORES", "MIN MS", "MEDIAN MS", "P95 MS",
+		"MAX MS", "TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"}
 	body := make([][]cell, 0, len(shown))
 	floatCell := func(f *float64) cell {
 		if f == nil {
@@ -580,12 +654,13 @@ func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow, top int) {
 			}
 			plan = str(p)
 		}
-		body = append(body, []cell{ns, str(r.key.name), shape, itoa(r.count), itoa(r.min), str(r.median.String()),
+		body = append(body, []cell{ns, str(r.key.name), shape, itoa(r.commands), itoa(r.getMores), itoa(r.min),
+			str(r.median.String()),
 			str(r.p95.String()), itoa(r.max), itoa(r.total), str(strconv.FormatFloat(r.share, 'f', 1, 64) + "%"),
 			floatCell(r.keysPerReturned), floatCell(r.docsPerReturned), plan})
 	}
 	numeric := map[int]bool{}
-	for i := 3; i < 12; i++ {
+	for i := 3; i < 13; i++ {
 		numeric[i] = true
 	}
 	table := planTable(headers, numeric, func(emit func([]cell)) {

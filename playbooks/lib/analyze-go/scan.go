@@ -220,9 +220,26 @@ func scanRange(f *os.File, start, end int64, needle []byte, out feeder) {
 }
 
 // matchLines feeds every line of buf (whole lines; the last may lack \n)
-// that holds needle.
+// that holds needle; every line when needle is nil.
 func matchLines(buf []byte, base int64, needle []byte, out feeder) {
 	at := 0
+	if needle == nil {
+		for at < len(buf) {
+			stop := bytes.IndexByte(buf[at:], '\n')
+			if stop < 0 {
+				stop = len(buf)
+			} else {
+				stop += at
+			}
+			line := buf[at:stop]
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			out.feed(base+int64(at), line)
+			at = stop + 1
+		}
+		return
+	}
 	for at < len(buf) {
 		hit := bytes.Index(buf[at:], needle)
 		if hit < 0 {

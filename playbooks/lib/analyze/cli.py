@@ -3,7 +3,7 @@
 import os
 import sys
 
-from . import REPORTS, scan
+from . import REPORTS, contents, scan
 from .common import DEFAULT_TOP
 from .source import NotALog, Source, line_numbers
 
@@ -37,10 +37,16 @@ Reports
             logs them all).
   queries   Slow operations grouped by namespace, operation and query shape
             (the filter with its values replaced by 1, as mloginfo --queries
-            does, which reads legacy text logs only): count, min, median, p95,
-            max and total ms, share of the total time, keys and documents
-            examined per returned document, the most used plan. Sorted by
-            total time.
+            does, which reads legacy text logs only): commands and getMores,
+            min, median, p95, max and total ms, share of the total time, keys
+            and documents examined per returned document, the most used plan.
+            Sorted by total time. An aggregate's shape is its pipeline: the
+            leading $match's filter, then the stage names
+            ($match {"k": 1} | $group | $sort; $changeStream | $match {...}).
+            A getMore counts in the row of the command that opened its
+            cursor (the originatingCommand logged with it, else the line that
+            opened its cursor id earlier in the files); a cursor opened before
+            the log starts gives a row "getMore (unknown origin)" per namespace.
 
 Tables (the default) start with a summary per namespace, then show the 20
 slowest rows (queries: the 20 groups with the most total time) and say how
@@ -67,6 +73,9 @@ Examples
   playbooks/analyze queries mongod.log.2.gz mongod.log.1 mongod.log
   playbooks/analyze refresh --json mongos.log.1.gz mongos.log | jq -r 'select(.record=="namespace")'
   zcat mongod.log.*.gz | playbooks/analyze refresh -
+
+When a log holds no line of the report's kind, stderr says so and what each
+file holds instead: its lines, their components and first and last times.
 
 Exit status: 0 report printed (possibly empty), 1 a file could not be read
 completely or is not a MongoDB log, 2 usage error (unknown report or option,
@@ -211,6 +220,8 @@ def run(argv, out=None, err=None):
             status = 1
     if not report.found(state):
         err.write("analyze: no %s lines found in %d file(s)\n" % (report.WHAT, len(sources)))
+        for source in sources:
+            err.write("  %s\n" % contents.describe(source))
     bad = state.bad
     if bad.unparsable:
         err.write("analyze: skipped %d unparsable line(s) out of %d that matched the %s filter\n"

@@ -1,17 +1,32 @@
 """Report `queries`: slow operations grouped by namespace, operation and
 query shape, the grouping of mtools' `mloginfo --queries` (which reads
-legacy text logs only): the same operations (query, getmore, update and
-remove ops; count, findAndModify, geoNear, find and aggregate commands), the
-same shape (the filter with every value replaced by 1; $in, $gt, $gte, $lt,
-$lte and $exists collapse their whole operand to 1; keys sorted), the same
-percentile (linear interpolation). For JSON logs it gives what mloginfo
-cannot read at all, plus keys and documents examined per returned document,
-the plan summary and each group's share of the total time.
+legacy text logs only): the same operations (query, update and remove ops;
+count, findAndModify, geoNear, find and aggregate commands), the same shape
+(the filter with every value replaced by 1; $in, $gt, $gte, $lt, $lte and
+$exists collapse their whole operand to 1; keys sorted), the same percentile
+(linear interpolation). For JSON logs it gives what mloginfo cannot read at
+all, plus keys and documents examined per returned document, the plan
+summary and each group's share of the total time.
+
+Where mloginfo stops, keyhole and Hatchet go on, and so does this report:
+an aggregate's shape is its pipeline (the leading $match's filter shape,
+then the stage names: `$match {"k": 1} | $group | $sort`; after a leading
+$changeStream, the $match that follows is the change stream's filter), and
+a getMore (command or legacy op) is charged to the group of the command that
+opened its cursor: the originatingCommand the server logs with it (3.4+,
+src/mongo/db/curop.cpp, OpDebug::report), else the slow query line that
+opened that cursor id earlier in the files (read in the order given), else
+a group "(unknown origin)" of its namespace. A group counts its commands and
+its getMores apart; its times and figures are those of both.
 
 Memory: per group, the distinct durations with their counts (exact median
-and p95 without one entry per line)."""
+and p95 without one entry per line); per cursor left open, its id and the
+number of its group (12 bytes in two arrays), made searchable (a dict, about
+100 bytes a cursor) only once a getMore comes without originatingCommand,
+which 4.4+ JSON and 3.4+ text logs never need."""
 
 import json
+from array import array
 
 import orjson
 
@@ -20,7 +35,10 @@ from .common import DEFAULT_TOP, Bad, Unparsable, as_int, first_key, percentile,
 from .source import feed_matching, sparse
 
 WHAT = "slow query"
-OPS = {"query", "getmore", "update", "remove"}
+OPS = {"query", "update", "remove"}
+GETMORE_OPS = {"getmore"}  # the legacy op (OP_GET_MORE); the command is getMore
+UNKNOWN_ORIGIN = "(unknown origin)"
+COMMAND, GETMORE, GETMORE_TIE = 0, 1, 2  # what an event is: see State.add
 COMMANDS = {"count", "findandmodify", "geonear", "find", "aggregate"}
 COLLAPSING = {"$in", "$gt", "$gte", "$lt", "$lte", "$exists"}
 EXTENDED_JSON = {"$oid", "$date", "$numberLong", "$numberInt", "$numberDouble", "$numberDecimal",
@@ -28,8 +46,8 @@ EXTENDED_JSON = {"$oid", "$date", "$numberLong", "$numberInt", "$numberDouble", 
                  "$undefined", "$symbol", "$code", "$dbPointer", "$regex"}
 
 
-OPS_B = {op.encode() for op in OPS}
-COMMANDS_B = {name.encode() for name in COMMANDS}
+OPS_B = {op.encode() for op in OPS | GETMORE_OPS}
+COMMANDS_B = {name.encode() for name in COMMANDS} | {b"getmore"}
 SLOW_QUERY_FINDITER = logv2.SLOW_QUERY_LINE.finditer
 
 
@@ -225,6 +243,52 @@ def text_shape(body, trigger):
     return normalize(_ShellDoc(doc).value())
 
 
+def pipeline_shape(pipeline):
+    """An aggregate's shape: its stage names joined by " | ", a leading
+    $match (or the $match right after a leading $changeStream: the change
+    stream's filter) with its filter's shape; None when the pipeline is not
+    a list of stages."""
+    if not isinstance(pipeline, list) or not pipeline:
+        return None
+    parts = []
+    lead = True
+    for stage in pipeline:
+        if not isinstance(stage, dict) or not stage:
+            return None
+        name = next(iter(stage))
+        body = stage[name]
+        if lead and name == "$match" and isinstance(body, dict):
+            parts.append("$match " + shape_text(normalize(body)))
+        else:
+            parts.append(name)
+        lead = len(parts) == 1 and name == "$changeStream"
+    return " | ".join(parts)
+
+
+def command_shape(low, command):
+    """The shape of a command (find's filter, an aggregate's pipeline, the
+    query, q or filter of the others), None when it has none."""
+    if not isinstance(command, dict):
+        return None
+    if low == "find":
+        source = command.get("filter")
+    elif low == "aggregate":
+        return pipeline_shape(command.get("pipeline"))
+    else:
+        source = command.get("query", command.get("q", command.get("filter")))
+    return shape_text(normalize(source)) if isinstance(source, dict) else None
+
+
+def text_document(body, at):
+    """The shell-notation document that starts at the first '{' from body[at:],
+    as Python values (_ShellDoc); None when it is cut short."""
+    start = body.find("{", at)
+    if start == -1:
+        return None
+    doc = _braced(body, start)
+    return None if doc is None else _ShellDoc(doc).value()
+
+
 # ---------------------------------------------------------------- events --
 
 def event_from_text(match):
@@ -234,30 +298,60 @@ def event_from_text(match):
     op, ns, body, ms = parsed
     if op == "command":
         name = legacy.command_name(op, body)
-        if name is None or name.lower() not in COMMANDS:
+        if name is None:
             return None
         low = name.lower()
+        if low == "getmore":
+            return getmore_from_text(ns, body, ms)
+        if low not in COMMANDS:
+            return None
         trigger = "filter: " if low == "find" else ("query: " if low in ("count", "findandmodify") else None)
         shape = None
         if trigger:
             shape = text_shape(body, trigger)
             if shape is None and trigger == "query: ":
                 shape = text_shape(body, "q: ")
+            shape = shape_text(shape)
+        elif low == "aggregate":
+            found = legacy.COMMAND_NAME.search(body) or legacy.COMMAND_22.search(body)
+            shape = command_shape(low, text_document(body, found.start()))
+    elif op in GETMORE_OPS:
+        return getmore_from_text(ns, body, ms)
     elif op in OPS:
         name = op
         shape = text_shape(body, "query: ")
         if shape is None:
             shape = text_shape(body, "q: ")
+        shape = shape_text(shape)
     else:
         return None
+    return (ns, name, shape) + text_metrics(body, ms) + (COMMAND, legacy.last_number(body, "cursorid") or 0)
+
+
+def text_metrics(body, ms):
     keys = legacy.last_number(body, "keysExamined")
     if keys is None:
         keys = legacy.last_number(body, "nscanned")
     docs = legacy.last_number(body, "docsExamined")
     if docs is None:
         docs = legacy.last_number(body, "nscannedObjects")
-    return (ns, name, shape_text(shape), ms, keys or 0, docs or 0,
-            legacy.last_number(body, "nreturned") or 0, legacy.plan_summary(body), "text")
+    return (ms, keys or 0, docs or 0, legacy.last_number(body, "nreturned") or 0,
+            legacy.plan_summary(body), "text")
+
+
+def getmore_from_text(ns, body, ms):
+    """A getMore command (3.2+) or op: charged to its originatingCommand
+    (logged from 3.4, SERVER-23260), else tied by its cursorid (what older
+    text logs give)."""
+    metrics = text_metrics(body, ms)
+    at = body.find(" originatingCommand: {")
+    origin = text_document(body, at) if at != -1 else None
+    if origin is not None:  # else absent (2.x, 3.0) or cut short: tied by cursorid
+        name = first_key(origin)
+        if not isinstance(name, str) or name.lower() not in COMMANDS:
+            return None
+        return (ns, name, command_shape(name.lower(), origin)) + metrics + (GETMORE, 0)
+    return (ns, None, None) + metrics + (GETMORE_TIE, legacy.last_number(body, "cursorid"))
 
 
 def event_from_doc(doc):
@@ -265,35 +359,66 @@ def event_from_doc(doc):
     return None if attr is None else event_from_attr(attr)
 
 
+def _int(value):
+    # Plain integers (what the server writes) without a call each.
+    return value if value.__class__ is int else as_int(value) or 0
+
+
+def _cursor_id(value):
+    """A cursor id as the server logs it (an integer), None for anything
+    else: the id only ties getMores to their command, it is never shown."""
+    if value.__class__ is int:
+        return value
+    try:
+        return as_int(value)
+    except (TypeError, ValueError):
+        return None
+
+
 def event_from_attr(attr):
+    """(ns, operation, shape, ms, keys, docs, nreturned, plan, format, what,
+    cursor) of a slow query line, None for one the report leaves out; what
+    and cursor as State.add reads them."""
     kind = attr.get("type")
     command = attr.get("command")
+    get = attr.get
     if kind == "command":
         name = first_key(command)
-        if not isinstance(name, str) or name.lower() not in COMMANDS:
+        if not isinstance(name, str):
+            return None
+        low = name.lower()
+        if low == "getmore":
+            return getmore_from_attr(attr, command)
+        if low not in COMMANDS:
             return None
     elif kind in OPS:
-        name = kind
+        name = low = kind
+    elif kind in GETMORE_OPS:
+        return getmore_from_attr(attr, command)
     else:
         return None
-    shape = None
-    if isinstance(command, dict):
-        low = name.lower()
-        if low == "find":
-            source = command.get("filter")
-        elif low == "aggregate":
-            source = None
-        else:
-            source = command.get("query", command.get("q", command.get("filter")))
-        if isinstance(source, dict):
-            shape = normalize(source)
+    return (get("ns"), name, command_shape(low, command), _int(get("durationMillis")),
+            _int(get("keysExamined")), _int(get("docsExamined")), _int(get("nreturned")),
+            get("planSummary"), "json", COMMAND, _cursor_id(get("cursorid")))
+
+
+def getmore_from_attr(attr, command):
     get = attr.get
-    # Plain integers (what the server writes) without a call each.
-    ms, keys, docs, nret = get("durationMillis"), get("keysExamined"), get("docsExamined"), get("nreturned")
-    return (get("ns"), name, shape_text(shape), ms if ms.__class__ is int else as_int(ms) or 0,
-            keys if keys.__class__ is int else as_int(keys) or 0,
-            docs if docs.__class__ is int else as_int(docs) or 0,
-            nret if nret.__class__ is int else as_int(nret) or 0, get("planSummary"), "json")
+    origin = get("originatingCommand")
+    what, cursor = GETMORE, 0
+    if origin is None:
+        name = shape = None
+        what = GETMORE_TIE
+        cursor = _cursor_id(command.get("getMore")) if isinstance(command, dict) else None
+        if cursor is None:
+            cursor = _cursor_id(get("cursorid"))
+    else:
+        name = first_key(origin)
+        if not isinstance(name, str) or name.lower() not in COMMANDS:
+            return None
+        shape = command_shape(name.lower(), origin)
+    return (get("ns"), name, shape, _int(get("durationMillis")), _int(get("keysExamined")),
+            _int(get("docsExamined")), _int(get("nreturned")), get("planSummary"), "json", what, cursor)
 
 
 # ---------------------------------------------------------------- groups --
@@ -301,6 +426,17 @@ def event_from_attr(attr):
 class State:
     def __init__(self):
         self.groups = {}
+        # The cursors opened, in file order: their ids and the numbers of
+        # their groups' keys (keys[n]; numbered in key_numbers). A log of
+        # finds that each leave a cursor open has a cursor per line: a dict
+        # entry and a key each took about 280 bytes, the arrays take 12.
+        self.opened_ids = array("q")
+        self.opened_keys = array("i")
+        self.keys = []
+        self.key_numbers = {}
+        self.odd_ids = {}  # cursor id outside 64 bits (not a server's) -> key
+        self.searchable = None  # cursor id -> where in opened_*: see opened
+        self.pending = {}  # cursor id -> (namespace, group) of getMores not tied yet
         self.bad = Bad()
 
     def feed(self, src, offset, line):
@@ -331,13 +467,15 @@ class State:
     def feed_span(self, src, buf, start, end, base, needles):
         """Every line of buf[start:end] (whole lines; buf starts at stream
         offset base): whole slow query lines of an operation the report does
-        not count (logv2.SLOW_QUERY_LINE tells them by type and command name)
-        are only checked (orjson, no event) and counted as matched; every
-        other line that holds a needle goes to feed, found without a
-        per-line search where the regex matched it."""
+        not count (logv2.SLOW_QUERY_LINE tells them by type and command name:
+        hello, insert, getMore of a listIndexes...) are only checked (orjson,
+        no event) and counted as matched; every other line that holds a
+        needle goes to feed, found without a per-line search where the regex
+        matched it."""
         if sparse(buf, start, end, needles) or sparse(buf, start, end, (b'"command":{"getMore":',)):
-            # Few slow queries, or few that the report passes over (a log
-            # of finds): the regex would cost more than it saves.
+            # Few slow queries, or a log of finds without their getMores
+            # (at slowms 0, commands the report passes over come with
+            # getMores): the regex would cost more than it saves.
             feed_matching(self.feed, src, buf, start, end, base, needles)
             return
         pos = start
@@ -381,36 +519,126 @@ class State:
         self.bad.matched += matched
 
     def add(self, ev):
-        ns, name, shape, ms, keys, docs, nreturned, plan, fmt = ev
-        key = (ns, name, shape)
+        """Counts an event in its group. A command that opened a cursor
+        (cursor: its id) is remembered for the getMores of that cursor that
+        come without an originatingCommand (GETMORE_TIE, cursor: the id
+        they continue); one whose cursor was not opened earlier in this
+        part waits in pending (merge and rows settle it)."""
+        ns, name, shape, ms, keys, docs, nreturned, plan, fmt, what, cursor = ev
+        if what == GETMORE_TIE:
+            key = self.opened(cursor) if cursor else None
+            if key is None:
+                if not cursor:
+                    key = (ns, "getMore", UNKNOWN_ORIGIN)
+                else:
+                    waiting = self.pending.get(cursor)
+                    if waiting is None:
+                        waiting = self.pending[cursor] = (ns, _new_group())
+                    _count(waiting[1], ms, keys, docs, nreturned, plan, fmt, True)
+                    return
+        else:
+            key = (ns, name, shape)
+            if cursor:
+                self.remember(cursor, self.key_number(key))
         group = self.groups.get(key)
         if group is None:
-            group = self.groups[key] = [0, 0, 0, 0, {}, {}, set()]
-        group[0] += keys
-        group[1] += docs
-        group[2] += nreturned
-        group[3] += ms
-        durations = group[4]
-        durations[ms] = durations.get(ms, 0) + 1
-        if plan is not None:
-            plans = group[5]
-            plans[plan] = plans.get(plan, 0) + 1
-        if fmt not in group[6]:
-            group[6].add(fmt)
+            group = self.groups[key] = _new_group()
+        _count(group, ms, keys, docs, nreturned, plan, fmt, what != COMMAND)
 
     def merge(self, other):
+        """Folds in the state of the part that follows this one: its waiting
+        getMores go to the cursors opened before it, here."""
         self.bad.merge(other.bad)
         for key, theirs in other.groups.items():
-            mine = self.groups.get(key)
-            if mine is None:
-                self.groups[key] = theirs
-                continue
-            for i in range(4):
-                mine[i] += theirs[i]
-            for i in (4, 5):
-                for k, n in theirs[i].items():
-                    mine[i][k] = mine[i].get(k, 0) + n
-            mine[6] |= theirs[6]
+            _fold(self.groups, key, theirs)
+        for cursor, (ns, theirs) in other.pending.items():
+            key = self.opened(cursor)
+            if key is not None:
+                _fold(self.groups, key, theirs)
+            elif cursor in self.pending:
+                _fold_into(self.pending[cursor][1], theirs)
+            else:
+                self.pending[cursor] = (ns, theirs)
+        numbers = [self.key_number(key) for key in other.keys]
+        if self.searchable is None:
+            self.opened_ids.extend(other.opened_ids)
+            self.opened_keys.extend(numbers[number] for number in other.opened_keys)
+        else:
+            for cursor, number in zip(other.opened_ids, other.opened_keys):
+                self.remember(cursor, numbers[number])
+        self.odd_ids.update(other.odd_ids)
+
+    def key_number(self, key):
+        number = self.key_numbers.get(key)
+        if number is None:
+            number = self.key_numbers[key] = len(self.keys)
+            self.keys.append(key)
+        return number
+
+    def remember(self, cursor, number):
+        """A cursor opened by the command of keys[number]; a later opening
+        of the same id (reused after its cursor closed) wins."""
+        try:
+            self.opened_ids.append(cursor)
+        except OverflowError:
+            self.odd_ids[cursor] = self.keys[number]
+            return
+        self.opened_keys.append(number)
+        if self.searchable is not None:
+            self.searchable[cursor] = len(self.opened_ids) - 1
+
+    def opened(self, cursor):
+        """The key of the command that opened cursor, None if none did. The
+        first call makes the cursors searchable: from then on they cost
+        what a dict costs (old text logs, whose getMores need it)."""
+        if cursor in self.odd_ids:
+            return self.odd_ids[cursor]
+        if self.searchable is None:
+            self.searchable = {cursor: at for at, cursor in enumerate(self.opened_ids)}
+        at = self.searchable.get(cursor)
+        return None if at is None else self.keys[self.opened_keys[at]]
+
+
+# A group: keys, docs, nreturned, total ms, {ms: count}, {plan: count},
+# {format}, commands, getMores, getMore ms.
+def _new_group():
+    return [0, 0, 0, 0, {}, {}, set(), 0, 0, 0]
+
+
+def _count(group, ms, keys, docs, nreturned, plan, fmt, getmore):
+    group[0] += keys
+    group[1] += docs
+    group[2] += nreturned
+    group[3] += ms
+    durations = group[4]
+    durations[ms] = durations.get(ms, 0) + 1
+    if plan is not None:
+        plans = group[5]
+        plans[plan] = plans.get(plan, 0) + 1
+    if fmt not in group[6]:
+        group[6].add(fmt)
+    if getmore:
+        group[8] += 1
+        group[9] += ms
+    else:
+        group[7] += 1
+
+
+def _fold_into(mine, theirs):
+    for i in (0, 1, 2, 3, 7, 8, 9):
+        mine[i] += theirs[i]
+    for i in (4, 5):
+        for k, n in theirs[i].items():
+            mine[i][k] = mine[i].get(k, 0) + n
+    mine[6] |= theirs[6]
+
+
+def _fold(groups, key, theirs):
+    mine = groups.get(key)
+    if mine is None:
+        groups[key] = theirs
+    else:
+        _fold_into(mine, theirs)
 
 
 def new_state():
@@ -418,7 +646,7 @@ def new_state():
 
 
 def found(state):
-    return bool(state.groups)
+    return bool(state.groups or state.pending)
 
 
 def _ratio(a, b):
@@ -426,17 +654,31 @@ def _ratio(a, b):
 
 
 def rows(state):
-    grand = sum(g[3] for g in state.groups.values())
+    # getMores still waiting: their cursor was opened before the files
+    # start (or by a line that was not logged). Folded into new lists: rows
+    # leaves the state as it found it.
+    groups = dict(state.groups)
+    for ns, waiting in state.pending.values():
+        key = (ns, "getMore", UNKNOWN_ORIGIN)
+        unknown = _new_group()
+        if key in groups:
+            _fold_into(unknown, groups[key])
+        _fold_into(unknown, waiting)
+        groups[key] = unknown
+    grand = sum(g[3] for g in groups.values())
     out = []
-    for (ns, name, shape), (keys, docs, nret, total, durations, plans, fmts) in state.groups.items():
+    for (ns, name, shape), group in groups.items():
+        keys, docs, nret, total, durations, plans, fmts, commands, getmores, getmore_ms = group
         ordered = []
         for ms in sorted(durations):
             ordered.extend([ms] * durations[ms])
         plan = max(sorted(plans), key=lambda p: plans[p]) if plans else None
         out.append({
             "namespace": ns, "operation": name, "shape": shape, "count": len(ordered),
+            "commands": commands, "getMores": getmores,
             "minMillis": ordered[0], "medianMillis": percentile(ordered, 50),
             "p95Millis": percentile(ordered, 95), "maxMillis": ordered[-1], "totalMillis": total,
+            "getMoreMillis": getmore_ms,
             "sharePercent": round(100.0 * total / grand, 1) if grand else 0.0,
             "keysExamined": keys, "docsExamined": docs, "nreturned": nret,
             "keysExaminedPerReturned": _ratio(keys, nret), "docsExaminedPerReturned": _ratio(docs, nret),
@@ -447,16 +689,18 @@ def rows(state):
 
 
 def namespaces(result):
-    """Per namespace: [namespace, shapes, count, total ms, share], by total time."""
+    """Per namespace: [namespace, shapes, commands, getMores, total ms,
+    share], by total time."""
     grand = sum(r["totalMillis"] for r in result)
     sums = {}
     for r in result:
-        acc = sums.setdefault(r["namespace"], [r["namespace"], 0, 0, 0])
+        acc = sums.setdefault(r["namespace"], [r["namespace"], 0, 0, 0, 0])
         acc[1] += 1
-        acc[2] += r["count"]
-        acc[3] += r["totalMillis"]
-    out = [acc + ["%.1f%%" % (round(100.0 * acc[3] / grand, 1) if grand else 0.0)] for acc in sums.values()]
-    out.sort(key=lambda r: (-r[3], str(r[0])))
+        acc[2] += r["commands"]
+        acc[3] += r["getMores"]
+        acc[4] += r["totalMillis"]
+    out = [acc + ["%.1f%%" % (round(100.0 * acc[4] / grand, 1) if grand else 0.0)] for acc in sums.values()]
+    out.sort(key=lambda r: (-r[4], str(r[0])))
     return out
 
 
@@ -472,20 +716,21 @@ def output(state, as_json, out, top=DEFAULT_TOP):
         return
     summary = namespaces(result)
     out.write("Per namespace (%d)\n" % len(summary))
-    write_table(out, ["NAMESPACE", "SHAPES", "COUNT", "TOTAL MS", "SHARE"], lambda: summary, {1, 2, 3, 4})
+    write_table(out, ["NAMESPACE", "SHAPES", "COMMANDS", "GETMORES", "TOTAL MS", "SHARE"], lambda: summary,
+                {1, 2, 3, 4, 5})
     out.write("\n")
     shown = result if top is None else result[:top]
-    headers = ["NAMESPACE", "OPERATION", "SHAPE", "COUNT", "MIN MS", "MEDIAN MS", "P95 MS", "MAX MS",
-               "TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"]
+    headers = ["NAMESPACE", "OPERATION", "SHAPE", "COMMANDS", "GETMORES", "MIN MS", "MEDIAN MS", "P95 MS",
+               "MAX MS", "TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"]
     body = []
     for r in shown:
         plan = r["planSummary"]
         if plan and r["planSummaries"] > 1:
             plan += " (+%d more)" % (r["planSummaries"] - 1)
-        body.append([r["namespace"], r["operation"], r["shape"], r["count"], r["minMillis"],
+        body.append([r["namespace"], r["operation"], r["shape"], r["commands"], r["getMores"], r["minMillis"],
                      r["medianMillis"], r["p95Millis"], r["maxMillis"], r["totalMillis"],
                      "%.1f%%" % r["sharePercent"], r["keysExaminedPerReturned"],
                      r["docsExaminedPerReturned"], plan])
     write_ranked(out, ("Query shapes", "Query shapes with the most total time"), len(result), len(shown),
-                 headers, lambda: body, set(range(3, 12)))
+                 headers, lambda: body, set(range(3, 13)))
 

@@ -345,3 +345,49 @@ def test_refresh_lines_off_the_common_layout_read_the_same(go_engine, tmp_path):
         path.write_bytes(one + b"\n")
         read.append(same_or_handed_over("refresh", str(path)) and same_or_handed_over("refresh", "--json", str(path)))
     assert read == [True] * (len(lines) - len(handed_over)) + [False] * len(handed_over)
+
+
+def test_getmores_without_originating_command_are_the_python_engines(go_engine, tmp_path):
+    """Such a getMore is tied to its cursor's opening command by cursor id,
+    which needs every cursor opened before it: the Python engine keeps them,
+    the Go engine hands the run over (4.4+ servers log originatingCommand
+    with every getMore of a cursor that has one)."""
+    with open(os.path.join(FIXTURES, "queries-aggregates.derived.json.log"), "rb") as stream:
+        lines = stream.read().split(b"\n")
+    getmore = orjson.loads(lines[3])
+    del getmore["attr"]["originatingCommand"]
+    path = tmp_path / "tied.log"
+    path.write_bytes(lines[1] + b"\n" + orjson.dumps(getmore) + b"\n")
+    assert not same_or_handed_over("queries", "--json", str(path))
+    code, out, _ = run("auto", "queries", "--json", str(path))
+    assert code == 0
+    assert [(r["shape"], r["commands"], r["getMores"]) for r in map(orjson.loads, out.splitlines())] == \
+        [('$match {"k": 1} | $group | $sort', 1, 1)]
+
+
+PIPELINES = [
+    '[{"$match":{"k":1}},{"$group":{"_id":"$c"}},{"$sort":{"n":-1}}]', '[{"$match":{"a":{"$in":[1,2]},"b":"x"}}]',
+    '[{"$changeStream":{}},{"$match":{"operationType":"insert"}},{"$project":{"a":1}}]',
+    '[{"$changeStream":{}},{"$project":{"a":1}},{"$match":{"a":1}}]', '[{"$group":{"_id":1}},{"$match":{"n":1}}]',
+    '[{"$match":"x"}]', '[{"$match":{"é":1}},{"$ùnwind":"$a"}]', '[]', '{}', '"p"', '[{}]', '[{"$match":{}},3]',
+    '[{"$match":{"a":1},"$match":{"b":1}}]', '[{"$limit":1,"$match":{"b":1}}]', '[{"$match":{"$expr":{"$gt":["$a",1]}}}]',
+]
+
+
+def test_pipeline_shapes_read_the_same(go_engine, tmp_path):
+    """pipeline_shape's rules, each pipeline in an aggregate and in the
+    originatingCommand of a getMore of its own."""
+    with open(os.path.join(FIXTURES, "queries-aggregates.derived.json.log"), "rb") as stream:
+        lines = stream.read().split(b"\n")
+    aggregate, getmore = orjson.loads(lines[1]), orjson.loads(lines[3])
+    out = []
+    for n, pipeline in enumerate(PIPELINES):
+        for doc, where in ((aggregate, "command"), (getmore, "originatingCommand")):
+            text = orjson.dumps(doc).decode()
+            old = orjson.dumps(doc["attr"][where]["pipeline"]).decode()
+            assert old in text
+            out.append(text.replace(old, pipeline, 1).replace('"ns":"shop.orders"', '"ns":"shop.c%d"' % n, 1))
+    path = tmp_path / "pipelines.log"
+    path.write_text("\n".join(out) + "\n")
+    for form in ([], ["--json"]):
+        assert_same("queries", *form, str(path))
