@@ -451,8 +451,9 @@ main() {
   done
 
   # The serial integration chain first, then the longest jobs: the run ends
-  # when its last job does.
-  for suite in integration lint bats snippets unit; do
+  # when its last job does. The unit suites (one job each, a minute or so)
+  # before the bats files: last, they were the run's tail.
+  for suite in integration lint unit bats snippets; do
     [[ " ${suites[*]} " == *" ${suite} "* ]] && add_jobs "$suite"
   done
   run_jobs "$jobs"

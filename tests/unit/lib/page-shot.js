@@ -130,7 +130,9 @@ async function main([chromium, page, shot, media, viewport]) {
   } finally {
     if (cdp) {
       cdp.send('Browser.close').catch(() => {});
-      await Promise.race([exited, sleep(5000)]);
+      // unref: a pending timer keeps node alive, so a plain sleep(5000) made
+      // every shot last 5 s after the browser had exited in 0.1 s.
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
       cdp.close();
     }
     if (child.exitCode === null && child.signalCode === null) {
