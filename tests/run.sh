@@ -6,7 +6,7 @@
 #   SUITE: lint, unit, snippets, bats, integration (default: all of them)
 #
 # Each bats file, snippet file and integration server is its own job; N jobs
-# run side by side (default: CPUs + 1, or DBA_LAB_TEST_JOBS). Every 15 s a
+# run side by side (default: CPUs + 2, or DBA_LAB_TEST_JOBS). Every 15 s a
 # progress line on stderr names the running jobs and their results so far.
 # Each job's line gives its wall time and the CPU it used; a "#" line before
 # the closing one sums them (what the run needs of the machine's cores).
@@ -150,6 +150,19 @@ files_by_size() {
   ls -S -- "$@"
 }
 
+# Files that say "# test-runner: long" (a minute or more of waiting on
+# stand-in servers, or many playbook runs in few lines) first, then the
+# rest, each part largest first: a long job that starts last is the run's tail.
+long_first() {
+  local long=() rest=() f
+  for f in "$@"; do
+    [[ -e "$f" ]] || continue
+    if grep -qx '# test-runner: long' "$f"; then long+=("$f"); else rest+=("$f"); fi
+  done
+  ((${#long[@]} == 0)) || files_by_size "${long[@]}"
+  ((${#rest[@]} == 0)) || files_by_size "${rest[@]}"
+}
+
 # Each folder under tests/integration/ is named after the server script in
 # tests/servers/ that its suites need; its jobs run one after another against
 # one server of their own (state in this run's folder, so no other run or
@@ -195,7 +208,7 @@ add_jobs() {
     bats)
       while IFS= read -r file; do
         add_job "bats/$(basename "$file" .bats)" bats "$file"
-      done < <(files_by_size "$ROOT"/tests/bats/*.bats)
+      done < <(long_first "$ROOT"/tests/bats/*.bats)
       ;;
     integration) add_integration_jobs ;;
   esac
@@ -426,7 +439,9 @@ main() {
     shift
   done
   ((${#suites[@]})) || suites=(lint unit snippets bats integration)
-  [[ -n "$jobs" ]] || jobs=$(($(nproc 2>/dev/null || echo 1) + 1))
+  # Two more jobs than CPUs: the lane suites spend most of their time waiting
+  # for stand-in servers to start and stop, and a third job fills that.
+  [[ -n "$jobs" ]] || jobs=$(($(nproc 2>/dev/null || echo 1) + 2))
 
   if ((setup)) && ! "$ROOT/setup/install.sh" --quiet; then
     printf 'setup failed: see the message above, or run ./setup/install.sh --check\n'

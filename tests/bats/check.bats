@@ -6,6 +6,7 @@
 # nothing. The plans of the real playbooks use the fake mongod, which only
 # answers --version.
 
+# test-runner: long
 bats_require_minimum_version 1.5.0
 
 setup() {

@@ -8,6 +8,7 @@
 # report saying interrupted, leaves no process under its folder, deletes its
 # data folder and nothing beside it.
 
+# test-runner: long
 bats_require_minimum_version 1.5.0
 
 setup() {

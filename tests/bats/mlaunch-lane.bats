@@ -12,6 +12,7 @@
 # stage: afterwards no stand-in runs and only the folders the run created
 # are gone.
 
+# test-runner: long
 bats_require_minimum_version 1.5.0
 
 setup() {

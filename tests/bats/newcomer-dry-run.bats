@@ -6,6 +6,7 @@
 # still print the whole plan and exit 0: the preflight's failures become
 # warnings, the binaries a placeholder. The fake m is tests/fixtures/fake-m.
 
+# test-runner: long
 bats_require_minimum_version 1.5.0
 
 PLAYBOOKS=(array-push-oplog capped-pubsub change-stream-resume mongodump-raw-bson routing-refresh)

@@ -2,6 +2,7 @@
 # The snippet index: built from package.json and snippets/README.md, registered
 # for the current user so that `snippet install dba-lab` works with no network.
 
+# test-runner: long
 setup() {
   load test_helper
   export HOME="${BATS_TEST_TMPDIR}/home"

@@ -9,6 +9,7 @@
 # of the run is left, the run's folder is gone and nothing beside it is.
 
 # shellcheck disable=SC2034 # the PB_* globals (and FAKE_MONGOD) are read by the framework and fake m
+# test-runner: long
 bats_require_minimum_version 1.5.0
 
 setup() {
