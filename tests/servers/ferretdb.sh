@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A real wire-protocol server for integration tests: FerretDB v1 on SQLite.
 #
-#   tests/servers/ferretdb.sh build   build .tools/ferretdb/ferretdb once (Go module proxy)
+#   tests/servers/ferretdb.sh build   build .tools/ferretdb/ferretdb once (Go module proxy;
+#                                     the user's cache keeps a copy for new clones)
 #   tests/servers/ferretdb.sh start   start on a free loopback port; prints the URI
 #   tests/servers/ferretdb.sh uri     print the URI of the running server
 #   tests/servers/ferretdb.sh stop    stop it and delete its data
@@ -25,7 +26,7 @@ die() {
 }
 
 usage() {
-  sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 # The module zip lacks the generated build/version/version.txt that the
@@ -33,8 +34,9 @@ usage() {
 # before building (docs/mongodb-facts.md#ferretdb-build).
 build() {
   [[ -x "$BINARY" ]] && return 0
-  command -v go >/dev/null 2>&1 || die "go not found: FerretDB is built from the Go module proxy (install Go 1.22+)"
   mkdir -p "$HOME_DIR"
+  if from_user_cache; then return 0; fi
+  command -v go >/dev/null 2>&1 || die "go not found: FerretDB is built from the Go module proxy (install Go 1.22+)"
   local src work
   work=$(mktemp -d "${HOME_DIR}/build.XXXXXX")
   printf 'ferretdb.sh: building FerretDB %s from the Go module proxy (about 2 minutes the first time)\n' "$VERSION" >&2
@@ -51,6 +53,38 @@ build() {
   fi
   mv "${work}/ferretdb" "$BINARY"
   rm -rf "$work"
+  to_user_cache
+}
+
+# A built server is kept beside the user's other build caches (Go's own is
+# there too), so a new clone of the checkout, as CI makes for every run, does
+# not compile FerretDB again: that took 2 min 13 s of the suite's wall time,
+# on the path every integration test waits on. Each copy is written under a
+# temporary name and renamed, so a build that stops halfway leaves none.
+USER_CACHE=''
+if [[ -n "${XDG_CACHE_HOME:-}" ]]; then USER_CACHE="${XDG_CACHE_HOME}/dba-lab"; elif [[ -n "${HOME:-}" ]]; then USER_CACHE="${HOME}/.cache/dba-lab"; fi
+readonly USER_CACHE
+cached_binary() {
+  printf '%s/ferretdb-%s-%s-%s' "$USER_CACHE" "$VERSION" "$(uname -s)" "$(uname -m)"
+}
+
+from_user_cache() {
+  local cached tmp
+  [[ -n "$USER_CACHE" ]] || return 1
+  cached=$(cached_binary)
+  [[ -x "$cached" ]] || return 1
+  "$cached" --version >/dev/null 2>&1 || return 1
+  tmp=$(mktemp "${HOME_DIR}/ferretdb.XXXXXX")
+  cp "$cached" "$tmp" && chmod +x "$tmp" && mv "$tmp" "$BINARY"
+}
+
+to_user_cache() {
+  local cached tmp
+  [[ -n "$USER_CACHE" ]] || return 0
+  cached=$(cached_binary)
+  mkdir -p "$USER_CACHE" 2>/dev/null || return 0
+  tmp=$(mktemp "${cached}.XXXXXX" 2>/dev/null) || return 0
+  if cp "$BINARY" "$tmp" && chmod +x "$tmp"; then mv "$tmp" "$cached"; else rm -f "$tmp"; fi
 }
 
 free_port() {
