@@ -23,6 +23,7 @@ CPU_TOTAL=0
 VERBOSE=0
 RUN_DIR=''
 USER_HOME="${HOME:-}"
+USER_CACHE_HOME="${XDG_CACHE_HOME:-}"
 # The machine's TMPDIR, shared with every other run; each job gets its own.
 SHARED_TMP="${TMPDIR:-/tmp}"
 
@@ -100,7 +101,13 @@ pytest_tap() {
 readonly NOT_AVAILABLE=77
 server_start() {
   local server="$1" script="$ROOT/tests/servers/$1.sh" uri='' rc=0
-  HOME="$USER_HOME" "$script" build >&2 || rc=$?
+  # The user's HOME and cache, not the job's own: the server's build (and a
+  # built copy of it, tests/servers/ferretdb.sh) lives with the user's caches.
+  if [[ -n "$USER_CACHE_HOME" ]]; then
+    HOME="$USER_HOME" XDG_CACHE_HOME="$USER_CACHE_HOME" "$script" build >&2 || rc=$?
+  else
+    (unset XDG_CACHE_HOME; HOME="$USER_HOME" "$script" build) >&2 || rc=$?
+  fi
   if ((rc == 0)); then
     uri=$("$script" start) || rc=$?
   fi
