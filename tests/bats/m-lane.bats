@@ -85,6 +85,7 @@ m_here() {
   run m_here 7.0.12
   assert_success
   run downloaded
+  assert_success
   assert_output linux/mongodb-linux-x86_64-ubuntu2204-7.0.12.tgz
   run m_here bin 7.0.12
   assert_success
@@ -101,6 +102,7 @@ m_here() {
   pb::m_ensure 4.4.29
   assert_equal "$PB_M_RESULT" "${PREFIX}/m/versions/4.4.29/bin"
   run downloaded
+  assert_success
   assert_output linux/mongodb-linux-x86_64-ubuntu2004-4.4.29.tgz
   run pb::binary_runs "${PREFIX}/m/versions/4.4.29/bin/mongod"
   assert_failure
@@ -125,6 +127,7 @@ m_here() {
   run m_here 6.0.19
   assert_success
   run downloaded
+  assert_success
   assert_output $'linux/mongodb-linux-x86_64-ubuntu2404-8.0.4.tgz\nlinux/mongodb-linux-x86_64-ubuntu2204-6.0.19.tgz'
 }
 
@@ -132,6 +135,7 @@ m_here() {
   lane debian-12
   pb::m_ensure 7.0.12
   run downloaded
+  assert_success
   assert_output linux/mongodb-linux-x86_64-debian12-7.0.12.tgz
   pb::mongod_version "$PB_M_RESULT"
   assert_equal "$PB_M_RESULT" 7.0.12
@@ -141,6 +145,7 @@ m_here() {
   lane debian-12
   pb::m_ensure 6.0.19
   run downloaded
+  assert_success
   assert_output linux/mongodb-linux-x86_64-ubuntu2204-6.0.19.tgz
   pb::mongod_version "$PB_M_RESULT"
   assert_equal "$PB_M_RESULT" 6.0.19
@@ -151,6 +156,7 @@ m_here() {
   lane debian-12
   pb::m_ensure 4.4.29
   run downloaded
+  assert_success
   assert_output linux/mongodb-linux-x86_64-debian10-4.4.29.tgz
   pb::binary_runs "${PB_M_RESULT}/mongod" || true
   assert_equal "${PB_M_ERROR%% (*}" "${PREFIX}/m/versions/4.4.29/bin/mongod cannot start on this system: the loader cannot find libcrypto.so.1.1"
@@ -164,6 +170,7 @@ m_here() {
   run m_here 7.0.12
   assert_success
   run downloaded
+  assert_success
   assert_output linux/mongodb-linux-x86_64-debian11-7.0.12.tgz
   run -127 "${PREFIX}/m/versions/7.0.12/bin/mongod" --version
 }
@@ -176,6 +183,7 @@ m_here() {
   assert_success
   assert_output --partial 'Apple Silicon is not natively supported for MongoDB server before 6.0'
   run downloaded
+  assert_success
   assert_output $'osx/mongodb-macos-arm64-7.0.12.tgz\nosx/mongodb-macos-x86_64-5.0.30.tgz'
   run m_here bin 5.0.30
   assert_success
