@@ -193,24 +193,32 @@ wait_demo() {
   assert_output failed
 }
 
-# shellcheck disable=SC2034,SC2329 # the PB_* globals and the stubs are used by the framework (a later test redefines the stubs)
-@test "multi-version: a version's knob restores run before its cluster stops, not after" {
+# The framework loaded for two versions (6.0.20, 7.0.12) whose launch only
+# registers its cluster's teardown, as pb::launch does; record TEXT appends a
+# line to the file ORDER names.
+# shellcheck disable=SC2034,SC2329 # the PB_* globals and the stubs are used by the framework
+two_versions() {
   load_framework
   PB_RESOLVED=(6.0.20 7.0.12)
   PB_BINPATHS=(/b6 /b7)
   PB_TOPOLOGY=replset
   PB_FD=1
-  local order="${BATS_TEST_TMPDIR}/order"
-  # The cluster's teardown and a knob restore, registered as pb::launch and
-  # pb::mongosh_stage register them.
+  ORDER="${BATS_TEST_TMPDIR}/order"
+  record() { printf '%s\n' "$*" >>"$ORDER"; }
   pb::launch() {
     PB_CLUSTER_DIR="/labs/$1"
     pb::on_exit "stop the $1 cluster" pb::cluster_teardown "$PB_CLUSTER_DIR"
     PB_CLUSTER_CLEANUP_ID=$PB_LAST_CLEANUP_ID
   }
+}
+
+# shellcheck disable=SC2329 # the stubs are used by the framework (a later test redefines them)
+@test "multi-version: a version's knob restores run before its cluster stops, not after" {
+  two_versions
+  local order=$ORDER
+  # A knob restore, registered as pb::mongosh_stage registers it.
   stage_run() { pb::on_exit "restore a knob on ${PB_VERSION}" record "restore ${PB_VERSION}"; }
   pb::cluster_teardown() { record "teardown $1"; }
-  record() { printf '%s\n' "$*" >>"$order"; }
   pb::_run_version 0 >/dev/null
   run cat "$order"
   assert_success
@@ -223,22 +231,11 @@ wait_demo() {
   assert_output "$(printf 'restore 6.0.20\nteardown /labs/6.0.20')"
 }
 
-# shellcheck disable=SC2034 # the PB_* globals are read by the framework
 @test "multi-version: a between-version teardown that did not finish runs again at exit, before the data folder goes" {
-  load_framework
-  PB_RESOLVED=(6.0.20 7.0.12)
-  PB_BINPATHS=(/b6 /b7)
-  PB_TOPOLOGY=replset
-  PB_FD=1
-  local order="${BATS_TEST_TMPDIR}/order"
-  record() { printf '%s\n' "$*" >>"$order"; }
+  two_versions
+  local order=$ORDER
   # Registered first, as pb::_claim_data_dir registers it.
   pb::on_exit "delete the data folder" record "release the data folder"
-  pb::launch() {
-    PB_CLUSTER_DIR="/labs/$1"
-    pb::on_exit "stop the $1 cluster" pb::cluster_teardown "$PB_CLUSTER_DIR"
-    PB_CLUSTER_CLEANUP_ID=$PB_LAST_CLEANUP_ID
-  }
   # Interrupted, or refused because a process still runs from the folder.
   pb::cluster_teardown() { record "teardown $1"; return 1; }
   # The framework's exit: every step not yet done, newest first.
