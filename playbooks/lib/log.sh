@@ -49,12 +49,6 @@ pb::term_cols() {
   printf '%d' "$cols"
 }
 
-pb::_clock() {
-  local _clock
-  pb::_utc _clock %H:%M:%S
-  printf '%s' "$_clock"
-}
-
 # mm:ss (or h:mm:ss) since the playbook started, or since $1 (a $SECONDS value).
 pb::elapsed() {
   local s=$((SECONDS - ${1:-$PB_T0}))
@@ -98,10 +92,11 @@ pb::die() {
 # Stage header: "==> launch (7.0.12)   +00:42  04:12:33Z". Records the stage
 # for the summary and the report.
 pb::stage_header() {
-  local name="$1" label="${2:-}" line
+  local name="$1" label="${2:-}" line _clock
+  pb::_utc _clock %H:%M:%S
   line="==> ${name}${label:+ (${label})}"
   printf '\n%s%s%s%s  %s+%s  %sZ%s\n' "$PB_C_BOLD" "$PB_C_BLUE" "$line" "$PB_C_OFF" \
-    "$PB_C_DIM" "$(pb::elapsed)" "$(pb::_clock)" "$PB_C_OFF" >&"$PB_FD"
+    "$PB_C_DIM" "$(pb::elapsed)" "$_clock" "$PB_C_OFF" >&"$PB_FD"
   pb::_to_log "$line (elapsed $(pb::elapsed))"
 }
 
