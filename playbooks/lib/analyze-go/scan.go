@@ -219,6 +219,14 @@ func scanRange(f *os.File, start, end int64, needle []byte, out feeder) {
 	}
 }
 
+// withoutCR: a line without the \r of a CRLF ending (small enough to inline).
+func withoutCR(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		return line[:n-1]
+	}
+	return line
+}
+
 // matchLines feeds every line of buf (whole lines; the last may lack \n)
 // that holds needle; every line when needle is nil.
 func matchLines(buf []byte, base int64, needle []byte, out feeder) {
@@ -231,11 +239,7 @@ func matchLines(buf []byte, base int64, needle []byte, out feeder) {
 			} else {
 				stop += at
 			}
-			line := buf[at:stop]
-			if n := len(line); n > 0 && line[n-1] == '\r' {
-				line = line[:n-1]
-			}
-			out.feed(base+int64(at), line)
+			out.feed(base+int64(at), withoutCR(buf[at:stop]))
 			at = stop + 1
 		}
 		return
@@ -259,11 +263,7 @@ func matchLines(buf []byte, base int64, needle []byte, out feeder) {
 		} else {
 			stop += hit
 		}
-		line := buf[start:stop]
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
-		out.feed(base+int64(start), line)
+		out.feed(base+int64(start), withoutCR(buf[start:stop]))
 		at = stop + 1
 	}
 }
