@@ -100,14 +100,11 @@ pytest_tap() {
 # download servers.
 readonly NOT_AVAILABLE=77
 server_start() {
-  local server="$1" script="$ROOT/tests/servers/$1.sh" uri='' rc=0
+  local server="$1" script="$ROOT/tests/servers/$1.sh" uri='' rc=0 cache=(-u XDG_CACHE_HOME)
   # The user's HOME and cache, not the job's own: the server's build (and a
   # built copy of it, tests/servers/ferretdb.sh) lives with the user's caches.
-  if [[ -n "$USER_CACHE_HOME" ]]; then
-    HOME="$USER_HOME" XDG_CACHE_HOME="$USER_CACHE_HOME" "$script" build >&2 || rc=$?
-  else
-    (unset XDG_CACHE_HOME; HOME="$USER_HOME" "$script" build) >&2 || rc=$?
-  fi
+  [[ -z "$USER_CACHE_HOME" ]] || cache=("XDG_CACHE_HOME=${USER_CACHE_HOME}")
+  env "${cache[@]}" HOME="$USER_HOME" "$script" build >&2 || rc=$?
   if ((rc == 0)); then
     uri=$("$script" start) || rc=$?
   fi
