@@ -98,8 +98,8 @@ pb::check() {
       pb::die "checker ${rel}: ${error:-failed (see run.log)}"
     fi
     while IFS= read -r line; do
-      pb::info "to be checked: $(jq -r '"\(.claim) (expected \(.expected)\(if .needs then "; needs \(.needs)" else "" end))"' <<<"$line")"
-    done <<<"$out"
+      pb::info "to be checked: ${line}"
+    done < <(jq -r '"\(.claim) (expected \(.expected)\(if .needs then "; needs \(.needs)" else "" end))"' <<<"$out")
     return 0
   fi
   input="${PB_WORK}/check-input.json"
@@ -111,42 +111,44 @@ pb::check() {
   [[ -n "$out" ]] || return 0
   while IFS= read -r line; do
     pb::_record "$line"
-    pb::_verdict_line "$line"
   done <<<"$out"
+  while IFS= read -r line; do
+    pb::info "$line"
+  done < <(pb::_verdict_lines <<<"$out")
 }
 
-# pb::server_label VERSION: VERSION, or "FerretDB vX" where the --uri server
-# is FerretDB and VERSION is the MongoDB version it answers buildInfo with
-# (a version it only imitates never stands alone).
+# jq filter: server_label(VERSION): VERSION, or "FerretDB vX" where the --uri server
+# ($server, preflight's probe) is FerretDB and VERSION is the MongoDB version
+# it answers buildInfo with (a version it only imitates never stands alone).
+# shellcheck disable=SC2016 # jq variables, not the shell's
+PB_JQ_LABEL='def server_label($v): if ($server | type) == "object" and $server.ferretdb and $v == $server.version
+  then "FerretDB \($server.ferretdb)" else $v end;'
+
+# pb::server_label VERSION: server_label(VERSION) above; without a --uri server
+# probe there is nothing to rename, and no jq to start.
 pb::server_label() {
-  jq -rn --arg v "$1" --argjson server "${PB_SERVER_INFO:-null}" '
-    if ($server | type) == "object" and $server.ferretdb and $v == $server.version
-    then "FerretDB \($server.ferretdb)" else $v end'
+  if [[ -z "${PB_SERVER_INFO:-}" ]]; then
+    printf '%s\n' "$1"
+    return 0
+  fi
+  jq -rn --arg v "$1" --argjson server "$PB_SERVER_INFO" "${PB_JQ_LABEL}"'server_label($v)'
 }
 
-# One verdict record on the terminal: the claim's word and the prediction
-# (coloured by the prediction: whether the claim held is no good or bad
-# news), the version as the report names it, and what it was judged on.
-pb::_verdict_line() {
-  local record="$1" word prediction text version
-  word=$(jq -r '.verdict' <<<"$record")
-  prediction=$(jq -r '.prediction // ""' <<<"$record")
-  version=$(jq -r '.version' <<<"$record")
-  [[ -z "$version" ]] || version=" [$(pb::server_label "$version")]"
-  text=$(jq -r --arg v "$version" '
-    if .verdict == "NOT APPLICABLE"
-      then "\(.claim)\($v): \(.reason)\(if .observed != "" then " (observed \(.observed))" else "" end)"
-      else "\(.claim)\($v) (expected \(.expected), observed \(.observed)\(if .reason != "" then "; \(.reason)" else "" end)\(if .evidence.summary then "; evidence: \(.evidence.summary)" else "" end))"
-      end' <<<"$record")
-  pb::info "$(pb::_verdict_colour "$prediction")${word}${prediction:+, ${prediction}}${PB_C_OFF}: ${text}"
-}
-
-pb::_verdict_colour() {
-  case "$1" in
-    "AS PREDICTED") printf '%s' "$PB_C_GREEN" ;;
-    "NOT AS PREDICTED") printf '%s' "$PB_C_RED" ;;
-    *) printf '%s' "$PB_C_YELLOW" ;;
-  esac
+# Verdict records (one per line) on stdin -> one terminal line each: the
+# claim's word and the prediction (coloured by the prediction: whether the
+# claim held is no good or bad news), the version as the report names it,
+# and what it was judged on. One jq for all of them.
+pb::_verdict_lines() {
+  jq -r --argjson server "${PB_SERVER_INFO:-null}" --arg green "$PB_C_GREEN" --arg red "$PB_C_RED" \
+    --arg yellow "$PB_C_YELLOW" --arg off "$PB_C_OFF" "${PB_JQ_LABEL}"'
+    (if .prediction == null then "" else .prediction end) as $p
+    | (if .version == "" or .version == null then "" else " [\(server_label(.version))]" end) as $v
+    | (if $p == "AS PREDICTED" then $green elif $p == "NOT AS PREDICTED" then $red else $yellow end)
+      + .verdict + (if $p != "" then ", \($p)" else "" end) + $off + ": "
+      + (if .verdict == "NOT APPLICABLE"
+         then "\(.claim)\($v): \(.reason)\(if .observed != "" then " (observed \(.observed))" else "" end)"
+         else "\(.claim)\($v) (expected \(.expected), observed \(.observed)\(if .reason != "" then "; \(.reason)" else "" end)\(if .evidence.summary then "; evidence: \(.evidence.summary)" else "" end))"
+         end)'
 }
 
 # pb::verdict_summary: the closing summary's verdict counts, both parts, and
@@ -325,7 +327,7 @@ pb::_record_environment() {
   scale_json='{}'
   if ((${#PB_SCALE[@]})); then
     scale_json=$(for t in "${!PB_SCALE[@]}"; do printf '%s\t%s\n' "$t" "${PB_SCALE[$t]}"; done \
-      | jq -R "${PB_JQ_TYPED}"'split("\t") | {(.[0]): (.[1] | typed)}' | jq -s 'add // {}')
+      | jq -Rn "${PB_JQ_TYPED}"'[inputs | split("\t") | {(.[0]): (.[1] | typed)}] | add // {}')
   fi
   # FerretDB answers buildInfo with a MongoDB version; preflight's --uri probe
   # keeps its ferretdbVersion, so the report can name the server for what it is.
@@ -375,7 +377,7 @@ pb::_results_json() {
     seconds=${PB_STAGE_SECONDS[$i]}
     if ((i == last)) && [[ -n "${PB_STAGE_START:-}" ]]; then seconds=$((SECONDS - PB_STAGE_START)); fi
     printf '%s\t%s\t%s\n' "${PB_STAGE_NAMES[$i]}" "${PB_STAGE_LABELS[$i]}" "$seconds"
-  done | jq -R 'split("\t") | {name: .[0], label: .[1], seconds: (.[2] | tonumber)}' | jq -s '.')
+  done | jq -Rn '[inputs | split("\t") | {name: .[0], label: .[1], seconds: (.[2] | tonumber)}]')
   jq -s --arg status "$status" --arg name "$PB_NAME" --arg title "$PB_TITLE" --arg description "${PB_DESCRIPTION:-}" \
     --argjson params "$(pb::_check_params)" \
     --arg started "$PB_STARTED" --arg finished "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
