@@ -83,6 +83,8 @@ verdicts, each computed from these numbers.
 TEXT
 
 SCENARIO_SHAPES=()
+# '' until the first reading of this version's server CPU, then reported or none.
+SCENARIO_SERVER_CPU=''
 
 playbook_configure() {
   if ((PB_REPLICASET)); then
@@ -126,6 +128,8 @@ stage_launch() {
   SCENARIO_SAMPLES="${PB_WORK}/samples-${PB_VERSION:-uri}.jsonl"
   SCENARIO_SHAPES_FILE="${PB_WORK}/shapes-${PB_VERSION:-uri}.json"
   SCENARIO_DUMP="${PB_WORK}/dump-${PB_VERSION:-uri}"
+  # Each version's server is asked again whether it reports its CPU.
+  SCENARIO_SERVER_CPU=''
   : >"$SCENARIO_SAMPLES"
 }
 
@@ -137,6 +141,7 @@ stage_prepare() {
   if pb::dry_run; then
     scenario::dry_shapes >"$SCENARIO_SHAPES_FILE"
   fi
+  scenario::load_collections
 }
 
 # What prepare.js would report, for the --dry-run plan (names are fixed by
@@ -147,15 +152,27 @@ scenario::dry_shapes() {
   jq -nc --args '{tiny: {collections: $ARGS.positional, docs: 0, bytes: 0}, nested: {collections: ["nested"], docs: 0, bytes: 0}}' "${names[@]}"
 }
 
+# SCENARIO_COLLECTIONS[SHAPE]: its collections, comma-separated, read once
+# from what prepare.js reported (or the plan's stand-in for it).
+declare -A SCENARIO_COLLECTIONS=()
+
+scenario::load_collections() {
+  local shape names
+  SCENARIO_COLLECTIONS=()
+  while IFS=$'\t' read -r shape names; do
+    SCENARIO_COLLECTIONS[$shape]=$names
+  done < <(jq -r 'to_entries[] | "\(.key)\t\(.value.collections | join(","))"' "$SCENARIO_SHAPES_FILE")
+}
+
 scenario::collections() {
-  jq -r --arg s "$1" '.[$s].collections | join(",")' "$SCENARIO_SHAPES_FILE"
+  printf '%s\n' "${SCENARIO_COLLECTIONS[$1]:-}"
 }
 
 # scenario::timed SHAPE SIDE METHOD REPEAT PART STDOUT COMMAND...: one timed client
 # process, recorded as a sample. STDOUT: null, count, or a file whose last
 # line is the client's own JSON summary. Returns the command's status.
 scenario::timed() {
-  local shape="$1" side="$2" method="$3" repeat="$4" part="$5" out="$6" timing='' rc=0 result='null'
+  local shape="$1" side="$2" method="$3" repeat="$4" part="$5" out="$6" timing='' rc=0 result='' sample
   local cpu0='' cpu1=''
   shift 6
   scenario::server_cpu cpu0
@@ -164,21 +181,26 @@ scenario::timed() {
   scenario::server_cpu cpu1
   pb::dry_run && return 0
   timing=$(tail -n 1 <<<"$timing")
-  if ! jq -e 'type == "object"' >/dev/null 2>&1 <<<"$timing"; then
-    pb::die "timer gave no result for ${method} (python3 ${PB_SCENARIO}/timed.py): ${timing}"
-  fi
   if [[ "$out" != null && "$out" != count && -s "$out" ]]; then
     result=$(tail -n 1 "$out")
-    jq -e . >/dev/null 2>&1 <<<"$result" || result='null'
   fi
-  jq -c --arg shape "$shape" --arg side "$side" --arg method "$method" --argjson repeat "$repeat" \
-    --arg part "$part" --argjson result "$result" --argjson c0 "${cpu0:-null}" --argjson c1 "${cpu1:-null}" \
-    'def delta(k): if ($c0 | .[k]?) != null and ($c1 | .[k]?) != null then ($c1[k] - $c0[k]) else null end;
-     {shape: $shape, side: $side, method: $method, repeat: $repeat, part: $part} + .
-     + {result: $result, serverUser: delta("user"), serverSys: delta("sys")}' \
-    <<<"$timing" >>"$SCENARIO_SAMPLES"
+  # One jq per run: the sample (line 1) and its summary (line 2). The
+  # client's summary and the CPU readings are taken only if they parse.
+  if ! sample=$(jq -r --arg shape "$shape" --arg side "$side" --arg method "$method" --argjson repeat "$repeat" \
+    --arg part "$part" --arg result "$result" --arg c0 "$cpu0" --arg c1 "$cpu1" \
+    'def parsed($s): try ($s | fromjson) catch null;
+     def object: if type == "object" then . else {} end;
+     (parsed($c0) | object) as $c0 | (parsed($c1) | object) as $c1
+     | def delta(k): if ($c0 | .[k]?) != null and ($c1 | .[k]?) != null then ($c1[k] - $c0[k]) else null end;
+     if type != "object" then error("not an object") else . end
+     | ({shape: $shape, side: $side, method: $method, repeat: $repeat, part: $part} + .
+        + {result: parsed($result), serverUser: delta("user"), serverSys: delta("sys")} | tojson),
+       "\(.wall) s wall, CPU \(.user) s user + \(.sys) s system"' 2>/dev/null <<<"$timing"); then
+    pb::die "timer gave no result for ${method} (python3 ${PB_SCENARIO}/timed.py): ${timing}"
+  fi
+  printf '%s\n' "${sample%%$'\n'*}" >>"$SCENARIO_SAMPLES"
   if ((rc == 0)); then
-    pb::info "  ${shape} ${method}${part:+ ${part}} run ${repeat}: $(jq -r '"\(.wall) s wall, CPU \(.user) s user + \(.sys) s system"' <<<"$timing")"
+    pb::info "  ${shape} ${method}${part:+ ${part}} run ${repeat}: ${sample#*$'\n'}"
   else
     pb::warn "${shape} ${method}${part:+ ${part}} failed (exit ${rc}); its error is in the run log: $(tail -n 3 "$PB_LOG" | tr '\n' ' ')"
   fi
@@ -186,14 +208,35 @@ scenario::timed() {
 }
 
 # scenario::server_cpu VAR: the server's CPU seconds so far as JSON {user, sys}
-# (nulls when it does not report them), read around each timed run.
+# (nulls when it does not report them), read around each timed run. A server
+# that reports none at the first reading (FerretDB; a user without the
+# clusterMonitor role) is not asked again for this version: each reading is
+# a node process, 0.17 s of CPU beside a run that may take less.
 scenario::server_cpu() {
   local _scenario_cpu=''
+  if [[ "$SCENARIO_SERVER_CPU" == none ]]; then
+    printf -v "$1" '%s' '{}'
+    return 0
+  fi
   pb::capture --dry-value '{}' "${SCENARIO_CONN_ENV[@]}" _scenario_cpu \
     node "${PB_SCENARIO}/run.js" server-cpu "${SCENARIO_NODE_CONN[@]}" || true
+  # Parsed where it is used (scenario::timed): a reading that is not JSON
+  # counts as none.
   _scenario_cpu=$(tail -n 1 <<<"$_scenario_cpu")
-  jq -e 'type == "object"' >/dev/null 2>&1 <<<"$_scenario_cpu" || _scenario_cpu='{}'
   printf -v "$1" '%s' "$_scenario_cpu"
+  if ! pb::dry_run && [[ -z "$SCENARIO_SERVER_CPU" ]]; then
+    local why
+    # "reported", or "none" and why (not JSON, no input: none).
+    why=$(jq -r 'if type == "object" and (.user != null or .sys != null) then "reported"
+      elif type == "object" and .error then "none: \(.error)" else "none" end' 2>/dev/null <<<"$_scenario_cpu") || why=none
+    if [[ "$why" == reported ]]; then
+      SCENARIO_SERVER_CPU=reported
+    else
+      SCENARIO_SERVER_CPU=none
+      why=${why#none}
+      pb::info "  the server reports no CPU time (serverStatus extra_info${why}): server_cpu_s stays empty, and it is not asked again"
+    fi
+  fi
 }
 
 # scenario::method SHAPE SIDE METHOD COMMAND...: REPEATS timed runs; stops after

@@ -92,6 +92,18 @@ nested driver-insertMany 2"
   assert_output 23
 }
 
+@test "FerretDB reports no CPU of its own: asked once, said once, the column left empty" {
+  run grep -c -F 'run.js server-cpu' "${REPORT}/run.log"
+  assert_success
+  assert_output 1
+  run grep -c -F 'the server reports no CPU time (serverStatus extra_info): server_cpu_s stays empty' "${REPORT}/run.log"
+  assert_success
+  assert_output 1
+  run jq -r '[.tables.timing as $t | $t.rows[] | .values[$t.columns | index("server_cpu_s")]] | unique | map(tostring) | join(",")' "$RESULTS"
+  assert_success
+  assert_output null
+}
+
 @test "the tools' versions are recorded in the environment" {
   run jq -r '.environment.tools | [.mongodump, .mongorestore, .mongoexport] | map(test("^100\\.")) | all' "$RESULTS"
   assert_success
