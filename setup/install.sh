@@ -85,6 +85,9 @@ require_node() {
 
 # npm ci starts from an empty node_modules, so an interrupted install is
 # repaired by running again; the stamp says the tree matches the lock file.
+# --prefer-offline: the lock file pins each package and its checksum, so
+# npm's cache need not be revalidated against the registry (23 s instead of
+# 27 s here); a package not in the cache is still downloaded.
 install_npm_packages() {
   local stamp="${ROOT}/node_modules/.dba-lab-stamp" want
   want=$(hash_of "${ROOT}/package-lock.json")
@@ -93,7 +96,7 @@ install_npm_packages() {
     return
   fi
   step "npm packages: installing mongosh, bats, m (about a minute the first time)"
-  if ! (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >"${TOOLS}/npm.log" 2>&1); then
+  if ! (cd "$ROOT" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error >"${TOOLS}/npm.log" 2>&1); then
     tail -n 20 "${TOOLS}/npm.log" >&2
     die "npm ci failed (log: .tools/npm.log): check the network or the npm registry settings, then run this again"
   fi
