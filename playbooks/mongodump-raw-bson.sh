@@ -185,15 +185,17 @@ scenario::timed() {
     result=$(tail -n 1 "$out")
   fi
   # One jq per run: the sample (line 1) and its summary (line 2). The
-  # client's summary and the CPU readings are taken only if they parse.
+  # client's summary and the CPU readings are taken only if they parse. The
+  # timer's check comes before any try: jq 1.6's try can catch an error
+  # raised after it (docs/mongodb-facts.md#jq-startup).
   if ! sample=$(jq -r --arg shape "$shape" --arg side "$side" --arg method "$method" --argjson repeat "$repeat" \
     --arg part "$part" --arg result "$result" --arg c0 "$cpu0" --arg c1 "$cpu1" \
-    'def parsed($s): try ($s | fromjson) catch null;
+    'if type != "object" then error("not an object") else . end
+     | def parsed($s): try ($s | fromjson) catch null;
      def object: if type == "object" then . else {} end;
      (parsed($c0) | object) as $c0 | (parsed($c1) | object) as $c1
      | def delta(k): if ($c0 | .[k]?) != null and ($c1 | .[k]?) != null then ($c1[k] - $c0[k]) else null end;
-     if type != "object" then error("not an object") else . end
-     | ({shape: $shape, side: $side, method: $method, repeat: $repeat, part: $part} + .
+     ({shape: $shape, side: $side, method: $method, repeat: $repeat, part: $part} + .
         + {result: parsed($result), serverUser: delta("user"), serverSys: delta("sys")} | tojson),
        "\(.wall) s wall, CPU \(.user) s user + \(.sys) s system"' 2>/dev/null <<<"$timing"); then
     pb::die "timer gave no result for ${method} (python3 ${PB_SCENARIO}/timed.py): ${timing}"
