@@ -23,6 +23,8 @@ readonly ROOT
 readonly TOOLS="${ROOT}/.tools"
 # shellcheck source=setup/node-version.sh
 source "${ROOT}/setup/node-version.sh"
+# shellcheck source=setup/beside.sh
+source "${ROOT}/setup/beside.sh"
 readonly BIN="${TOOLS}/bin"
 # mongo-tools tags are not Go versions: this pseudo-version is 100.12.x (docs/mongodb-facts.md#mongo-tools-go-proxy).
 readonly DB_TOOLS_VERSION="v0.0.0-20250715155915-887641268977"
@@ -425,40 +427,6 @@ snippet_index() {
   node "${ROOT}/setup/snippet-index.js" register
 }
 
-# Work that runs beside npm ci: their pids, stopped if setup stops first.
-BESIDE=()
-
-# beside FUNCTION...: the functions, one after another, in the background,
-# in a process group of their own (set -m), so that stopping setup stops
-# their pip or go too, and Ctrl-C reaches setup alone. A failure prints its
-# own one line (die) and ends that chain only.
-beside() {
-  set -m
-  (
-    local f
-    for f in "$@"; do "$f"; done
-  ) &
-  BESIDE+=("$!")
-  set +m
-}
-
-# Waits for every chain started beside; exits 1 if one failed (it said why).
-await_beside() {
-  local pid rc=0
-  for pid in "${BESIDE[@]}"; do
-    wait "$pid" || rc=1
-  done
-  BESIDE=()
-  ((rc == 0)) || exit 1
-}
-
-stop_beside() {
-  local pid
-  for pid in "${BESIDE[@]}"; do
-    kill -- "-${pid}" 2>/dev/null || true
-  done
-}
-
 # The system packages come first: they may ask, and the rest runs unattended.
 # The Python tools and the Go builds need nothing from npm: on a new
 # checkout they run beside npm ci, which takes most of the time (23 of 42 s
@@ -467,12 +435,12 @@ install_all() {
   require_node
   require_writable_checkout
   install_system_packages
-  trap stop_beside EXIT
-  beside install_python_tools patch_mtools
-  beside install_analyze_engine install_database_tools install_actionlint
+  trap beside::stop EXIT
+  beside::start install_python_tools patch_mtools
+  beside::start install_analyze_engine install_database_tools install_actionlint
   install_npm_packages
   patch_m
-  await_beside
+  beside::wait || exit 1
   trap - EXIT
   link_tools
   say "done: source setup/env.sh to put the tools on PATH; ./setup/install.sh --check lists them"

@@ -133,6 +133,66 @@ path_without() {
   assert_output ">=20.19.0 >=20.19.0 >=20.19.0 >=20.19.0"
 }
 
+# --- steps side by side (setup/beside.sh): the Python tools and the Go
+# builds run beside npm ci
+
+@test "beside::wait returns 1 when a chain fails, once every chain has finished; the failed chain stops" {
+  source "${DBA_LAB_ROOT}/setup/beside.sh"
+  OUT="${BATS_TEST_TMPDIR}/out"
+  fails() { printf 'a failed\n' >>"$OUT"; return 1; }
+  never() { printf 'ran after the failure\n' >>"$OUT"; }
+  slow() { sleep 1; printf 'slow done\n' >>"$OUT"; }
+  beside::start fails never
+  beside::start slow
+  local rc=0
+  beside::wait || rc=$?
+  assert_equal "$rc" 1
+  run cat "$OUT"
+  assert_success
+  assert_output $'a failed\nslow done'
+}
+
+@test "what chains print is shown by beside::wait, each chain whole and in start order, errors on stderr" {
+  source "${DBA_LAB_ROOT}/setup/beside.sh"
+  late() { sleep 0.5; printf 'first 1\n'; printf 'first 2\n'; printf 'first err\n' >&2; }
+  early() { printf 'second 1\n'; }
+  beside::start late
+  beside::start early
+  # Not through run: wait reaches only this shell's own children.
+  beside::wait >"${BATS_TEST_TMPDIR}/out" 2>"${BATS_TEST_TMPDIR}/err"
+  run cat "${BATS_TEST_TMPDIR}/out"
+  assert_success
+  assert_output $'first 1\nfirst 2\nsecond 1'
+  run cat "${BATS_TEST_TMPDIR}/err"
+  assert_success
+  assert_output 'first err'
+}
+
+@test "beside::wait returns 0 when every chain succeeds" {
+  source "${DBA_LAB_ROOT}/setup/beside.sh"
+  one() { :; }
+  beside::start one one
+  beside::start one
+  beside::wait
+  assert_equal "${#BESIDE_PIDS[@]}" 0
+}
+
+@test "beside::stop ends a chain and the processes it started, as setup's exit does" {
+  source "${DBA_LAB_ROOT}/setup/beside.sh"
+  nap() { sleep 30; }
+  beside::start nap
+  local group="${BESIDE_PIDS[0]}" i
+  for ((i = 0; i < 50; i++)); do pgrep -g "$group" -x sleep >/dev/null && break; sleep 0.1; done
+  run pgrep -g "$group" -x sleep
+  assert_success
+  beside::stop
+  for ((i = 0; i < 50; i++)); do pgrep -g "$group" >/dev/null || break; sleep 0.1; done
+  run pgrep -g "$group"
+  assert_failure 1
+  run compgen -G "${TMPDIR:-/tmp}/dba-lab-setup-beside.*"
+  assert_failure
+}
+
 @test "node_version::at_least compares versions as numbers" {
   source "${DBA_LAB_ROOT}/setup/node-version.sh"
   node_version::at_least v20.19.0 20.19.0
