@@ -32,7 +32,21 @@ s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); print("ready", flush=True);
   local _
   for _ in $(seq 50); do
     grep -q ready "${BATS_TEST_TMPDIR}/listener" 2>/dev/null && return 0
+    # It could not bind: the port was taken meanwhile.
+    kill -0 "$LISTENER_PID" 2>/dev/null || return 1
     sleep 0.1
+  done
+  return 1
+}
+
+# listen_past_free_port OFFSET: PORT, a port the kernel just gave back, and a
+# listener on PORT + OFFSET. That one is not checked free, and other jobs'
+# client connections take ports near it: up to five tries.
+listen_past_free_port() {
+  local _
+  for _ in 1 2 3 4 5; do
+    PORT=$(free_port_base)
+    listen_on $((PORT + $1)) && return 0
   done
   return 1
 }
@@ -48,8 +62,8 @@ use_fake_setup() {
 
 @test "a port in use fails preflight with exit 3, names the port and suggests --port" {
   local port
-  port=$(free_port_base)
-  listen_on $((port + 1))
+  listen_past_free_port 1
+  port=$PORT
   run --separate-stderr demo --binarypath "$FAKE_BIN" --topology replset --nodes 3 --port "$port"
   assert_failure 3
   assert_line --partial "FAIL port(s) in use: $((port + 1))"
@@ -65,8 +79,8 @@ use_fake_setup() {
 
 @test "every failed check is listed, not only the first" {
   local port
-  port=$(free_port_base)
-  listen_on "$port"
+  listen_past_free_port 0
+  port=$PORT
   run --separate-stderr demo --binarypath "$FAKE_BIN" --topology single --scale full --port "$port"
   assert_failure 3
   assert_regex "$stderr" 'not enough disk'
