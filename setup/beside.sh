@@ -3,7 +3,8 @@
 # Go builds need nothing from npm, so they run beside npm ci.
 
 # The chains started: pids (each the leader of its process group) and the
-# files that hold what each printed until it is shown.
+# files that hold what each printed until it is shown: LOG its output,
+# LOG.err its errors.
 BESIDE_PIDS=()
 BESIDE_LOGS=()
 
@@ -21,7 +22,7 @@ beside::start() {
   (
     local f
     for f in "$@"; do "$f"; done
-  ) >"${log}.out" 2>"${log}.err" &
+  ) >"$log" 2>"${log}.err" &
   BESIDE_PIDS+=("$!")
   BESIDE_LOGS+=("$log")
   set +m
@@ -34,9 +35,9 @@ beside::wait() {
   local i rc=0
   for i in "${!BESIDE_PIDS[@]}"; do
     wait "${BESIDE_PIDS[i]}" || rc=1
-    cat "${BESIDE_LOGS[i]}.out"
+    cat "${BESIDE_LOGS[i]}"
     cat "${BESIDE_LOGS[i]}.err" >&2
-    rm -f "${BESIDE_LOGS[i]}" "${BESIDE_LOGS[i]}.out" "${BESIDE_LOGS[i]}.err"
+    rm -f "${BESIDE_LOGS[i]}" "${BESIDE_LOGS[i]}.err"
   done
   BESIDE_PIDS=()
   BESIDE_LOGS=()
@@ -49,7 +50,7 @@ beside::stop() {
   local i
   for i in "${!BESIDE_PIDS[@]}"; do
     kill -- "-${BESIDE_PIDS[i]}" 2>/dev/null || true
-    rm -f "${BESIDE_LOGS[i]}" "${BESIDE_LOGS[i]}.out" "${BESIDE_LOGS[i]}.err"
+    rm -f "${BESIDE_LOGS[i]}" "${BESIDE_LOGS[i]}.err"
   done
   BESIDE_PIDS=()
   BESIDE_LOGS=()
