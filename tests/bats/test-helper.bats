@@ -12,18 +12,21 @@ sourced_by() {
   sed -nE 's#^source "\$\(dirname "\$\{BASH_SOURCE\[0\]\}"\)/(.*)"$#\1#p' "${DBA_LAB_ROOT}/node_modules/$1/load.bash" | sort
 }
 
-@test "bats-support's load.bash sources its src/*.bash and nothing else" {
-  run grep -cvE '^(#.*)?$' "${DBA_LAB_ROOT}/node_modules/bats-support/load.bash"
+# assert_loads_its_src LIBRARY: every line of its load.bash that is not a
+# comment sources a file, and those files are its src/*.bash.
+assert_loads_its_src() {
+  run grep -cvE '^(#.*)?$' "${DBA_LAB_ROOT}/node_modules/$1/load.bash"
   assert_success
-  assert_output "$(sourced_by bats-support | wc -l)"
-  assert_equal "$(sourced_by bats-support)" "$(cd "${DBA_LAB_ROOT}/node_modules/bats-support" && printf '%s\n' src/*.bash | sort)"
+  assert_output "$(sourced_by "$1" | wc -l)"
+  assert_equal "$(sourced_by "$1")" "$(cd "${DBA_LAB_ROOT}/node_modules/$1" && printf '%s\n' src/*.bash | sort)"
+}
+
+@test "bats-support's load.bash sources its src/*.bash and nothing else" {
+  assert_loads_its_src bats-support
 }
 
 @test "bats-assert's load.bash sources its src/*.bash and nothing else" {
-  run grep -cvE '^(#.*)?$' "${DBA_LAB_ROOT}/node_modules/bats-assert/load.bash"
-  assert_success
-  assert_output "$(sourced_by bats-assert | wc -l)"
-  assert_equal "$(sourced_by bats-assert)" "$(cd "${DBA_LAB_ROOT}/node_modules/bats-assert" && printf '%s\n' src/*.bash | sort)"
+  assert_loads_its_src bats-assert
 }
 
 @test "the helper's assertions are the libraries' own" {
