@@ -367,3 +367,61 @@ os.waitpid(pid, 0)' "$exe" "$1" &
   assert_success
   assert_line --regexp $'^replset member\t31100\t-\tdown\t'
 }
+
+# --- mlaunch's version, asked at every preflight
+
+# An mlaunch that starts with HEAD (its #! line and what pip puts after it);
+# running the script itself is logged.
+fake_mlaunch() {
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  printf '%s\necho started >>"%s"\necho "mtools version 1.7.0 || Python 3.11.7"\n' "$1" "${BATS_TEST_TMPDIR}/started" \
+    >"${BATS_TEST_TMPDIR}/bin/mlaunch"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/mlaunch"
+}
+
+# A Python at PATH that knows mtools 1.7.2 and nothing else.
+fake_python() {
+  mkdir -p "${1%/*}"
+  # shellcheck disable=SC2016 # the stand-in's own "$2"
+  printf '#!/bin/sh\ncase "$2" in *importlib.metadata*) echo 1.7.2 ;; *) exit 1 ;; esac\n' >"$1"
+  chmod +x "$1"
+}
+
+@test "mlaunch's version comes from the mtools package of the Python on its #! line, as --version prints it" {
+  local want
+  want=$(mlaunch --version 2>&1 | awk '$1 == "mtools" && $2 == "version" {print $3}')
+  run pb::_ask_tool_version mlaunch
+  assert_success
+  assert_output "$want"
+}
+
+@test "mlaunch's version is read without starting mlaunch, which imports pymongo" {
+  fake_python "${BATS_TEST_TMPDIR}/py/python"
+  fake_mlaunch "#!${BATS_TEST_TMPDIR}/py/python"
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::_ask_tool_version mlaunch
+  assert_success
+  assert_output 1.7.2
+  [[ ! -e "${BATS_TEST_TMPDIR}/started" ]]
+}
+
+@test "a venv under a path with a space: pip's #!/bin/sh script names its Python on the next line" {
+  fake_python "${BATS_TEST_TMPDIR}/My Labs/python"
+  # shellcheck disable=SC2016 # "$0" and "$@" are the script's own
+  fake_mlaunch "#!/bin/sh
+'''exec' \"${BATS_TEST_TMPDIR}/My Labs/python\" "'"$0" "$@"'"
+' '''"
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::_ask_tool_version mlaunch
+  assert_success
+  assert_output 1.7.2
+  [[ ! -e "${BATS_TEST_TMPDIR}/started" ]]
+}
+
+@test "an mlaunch whose #! line is no Python with mtools is asked its version" {
+  fake_mlaunch '#!/bin/sh'
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::_ask_tool_version mlaunch
+  assert_success
+  assert_output 1.7.0
+  run cat "${BATS_TEST_TMPDIR}/started"
+  assert_success
+  assert_output started
+}
