@@ -180,7 +180,7 @@ scenario::timed() {
     "${SCENARIO_CONN_ENV[@]}" timing "${SCENARIO_TIMED[@]}" --stdout "$out" -- "$@" || rc=$?
   scenario::server_cpu cpu1
   pb::dry_run && return 0
-  timing=$(tail -n 1 <<<"$timing")
+  timing=${timing##*$'\n'}
   if [[ "$out" != null && "$out" != count && -s "$out" ]]; then
     result=$(tail -n 1 "$out")
   fi
@@ -224,7 +224,7 @@ scenario::server_cpu() {
     node "${PB_SCENARIO}/run.js" server-cpu "${SCENARIO_NODE_CONN[@]}" || true
   # Parsed where it is used (scenario::timed): a reading that is not JSON
   # counts as none.
-  _scenario_cpu=$(tail -n 1 <<<"$_scenario_cpu")
+  _scenario_cpu=${_scenario_cpu##*$'\n'}
   printf -v "$1" '%s' "$_scenario_cpu"
   if ! pb::dry_run && [[ -z "$SCENARIO_SERVER_CPU" ]]; then
     local why

@@ -74,7 +74,7 @@ pb::m_binpath() {
   PB_M_RESULT=''
   pb::_m_cmd cmd bin "$version"
   pb::capture --read-only path "${cmd[@]}" || return 1
-  path=$(tail -n 1 <<<"$path")
+  path=${path##*$'\n'}
   [[ -n "$path" && -x "${path}/mongod" ]] || return 1
   PB_M_RESULT=$path
 }

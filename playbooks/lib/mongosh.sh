@@ -144,7 +144,7 @@ pb::primary_port() {
   # Not read-only: in a dry run there is no cluster to ask, and the probe
   # would wait out its 60 s; the plan shows it and takes the first member.
   pb::capture --dry-value "${ports%%,*}" _pp_out mongosh --nodb --quiet --norc --eval "$js" || return 1
-  _pp_out=$(tail -n 1 <<<"$_pp_out")
+  _pp_out=${_pp_out##*$'\n'}
   [[ "$_pp_out" =~ ^[0-9]+$ ]] || pb::die "replica set ${set}: no member said it is primary within 60 s"
   printf -v "$_pp_var" '%s' "$_pp_out"
 }

@@ -327,7 +327,7 @@ pb::_check_uri() {
       "check the address, that the server runs, credentials and TLS options in the URI (mongosh \"URI\" should connect)"
     return 0
   fi
-  info=$(tail -n 1 <<<"$info")
+  info=${info##*$'\n'}
   if ! jq -e . >/dev/null 2>&1 <<<"$info"; then
     pb::preflight_fail "unexpected answer from --uri $(pb::redact "$PB_URI"): ${info}" "check that it is a MongoDB deployment"
     return 0

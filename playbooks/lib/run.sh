@@ -25,9 +25,17 @@ pb::quote() {
   printf '%s' "${out# }"
 }
 
-# Hides passwords in connection strings shown on screen and in logs.
+# Hides passwords in connection strings shown on screen and in logs. In bash,
+# not sed: every command shown goes through it (150 in one dry run). Line by
+# line, as sed would: a match never spans a newline.
+PB_REDACT_RE=$'(mongodb(\\+srv)?://[^:/@ \n]+:)[^@ \n]*@'
 pb::redact() {
-  sed -E 's#(mongodb(\+srv)?://[^:/@ ]+:)[^@ ]*@#\1***@#g' <<<"$1"
+  local rest="$1" out=''
+  while [[ "$rest" =~ $PB_REDACT_RE ]]; do
+    out+="${rest%%"${BASH_REMATCH[0]}"*}${BASH_REMATCH[1]}***@"
+    rest=${rest#*"${BASH_REMATCH[0]}"}
+  done
+  printf '%s\n' "${out}${rest}"
 }
 
 # pb::short_cmd WIDTH ARG...: the command as people can read it on a screen

@@ -15,6 +15,20 @@ setup() {
   SECRET='mongodb://u:Pw5ecret@h/?authMechanism=PLAIN'
 }
 
+@test "redact: every password of a line is hidden, the user, host and options kept" {
+  load_framework
+  run pb::redact "mongodump --uri 'mongodb://u:Pw5ecret@h/?authSource=admin' x mongodb+srv://v:a@b@c/ mongodb://w@d/"
+  assert_success
+  assert_output "mongodump --uri 'mongodb://u:***@h/?authSource=admin' x mongodb+srv://v:***@b@c/ mongodb://w@d/"
+}
+
+@test "redact: a match never spans a newline, as in sed's line-by-line rule" {
+  load_framework
+  run pb::redact $'mongodb://u:no\nt-a-password@h\nmongodb://u:Pw5ecret@h'
+  assert_success
+  assert_output $'mongodb://u:no\nt-a-password@h\nmongodb://u:***@h'
+}
+
 @test "runner --env: the value is in the command's environment, not in its arguments or in the playbook's shell" {
   load_framework
   # Called directly, not with `run`: the playbook's own shell is checked after.
