@@ -3,11 +3,6 @@
 # for the current user so that `snippet install dba-lab` works with no network.
 
 # test-runner: long
-setup() {
-  load test_helper
-  export HOME="${BATS_TEST_TMPDIR}/home"
-  mkdir -p "$HOME"
-}
 
 shell() {
   mongosh --nodb --quiet --norc --eval "$1"
@@ -20,6 +15,32 @@ source_urls() {
 # No registry answers on this port: whatever needs the network fails.
 go_offline() {
   shell "config.set('snippetRegistryURL', 'http://127.0.0.1:9/')" >/dev/null
+}
+
+# Two homes made once, each test working on a copy of its own (registering
+# and installing take five mongosh and npm starts): "registered", where the
+# index is registered and the network is off, and "installed", the same after
+# `snippet install dba-lab` (its output in install.log).
+setup_file() {
+  load test_helper
+  local dir="$BATS_FILE_TMPDIR"
+  mkdir -p "${dir}/registered"
+  HOME="${dir}/registered" "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  HOME="${dir}/registered" go_offline
+  cp -a "${dir}/registered" "${dir}/installed"
+  HOME="${dir}/installed" shell "snippet('install', 'dba-lab')" >"${dir}/install.log"
+}
+
+setup() {
+  load test_helper
+  export HOME="${BATS_TEST_TMPDIR}/home"
+  mkdir -p "$HOME"
+}
+
+# home_from NAME: this test's HOME becomes a copy of the home setup_file made.
+home_from() {
+  rm -rf "$HOME"
+  cp -a "${BATS_FILE_TMPDIR}/$1" "$HOME"
 }
 
 @test "the built index decodes to the snippet-manager schema with this package's fields" {
@@ -71,11 +92,10 @@ go_offline() {
 }
 
 @test "with an empty HOME and no network, snippet install dba-lab defines the public globals" {
-  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
-  go_offline
-  run shell "snippet('install', 'dba-lab')"
+  run cat "${BATS_FILE_TMPDIR}/install.log"
   assert_success
   assert_output --partial "Finished installing snippets: dba-lab"
+  home_from installed
   local names
   names=$(jq -r '[.[]] | flatten | join(" ")' "${DBA_LAB_ROOT}/snippets/lib/concerns.json")
   [[ -n "$names" ]]
@@ -86,9 +106,7 @@ go_offline() {
 }
 
 @test "snippet ls and snippet help dba-lab work offline" {
-  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
-  go_offline
-  shell "snippet('install', 'dba-lab')" >/dev/null
+  home_from installed
   run shell "print(snippet('ls'))"
   assert_success
   assert_output --partial "mongosh:dba-lab@"
@@ -98,18 +116,14 @@ go_offline() {
 }
 
 @test "snippet update works offline" {
-  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
-  go_offline
-  shell "snippet('install', 'dba-lab')" >/dev/null
+  home_from installed
   run shell "print(snippet('update'))"
   assert_success
   assert_output --partial "Done!"
 }
 
 @test "after snippet uninstall dba-lab the next session has none of its globals" {
-  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
-  go_offline
-  shell "snippet('install', 'dba-lab')" >/dev/null
+  home_from installed
   run shell "print(snippet('uninstall', 'dba-lab'))"
   assert_success
   assert_output --partial "Done!"
@@ -139,17 +153,14 @@ go_offline() {
 # An interactive shell reads the index in the background as it starts; a piped
 # one reads it at its first snippet command (here `snippet info`).
 @test "a shell that has read the index but lacks the package suggests snippet install dba-lab" {
-  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
-  go_offline
+  home_from registered
   run mongosh --nodb --quiet --norc <<<$'snippet(\'info\')\ndecodeResumeToken(\'82\')'
   assert_success
   assert_output --partial "decodeResumeToken is not defined (it is a dba-lab helper: run \`snippet install dba-lab\`)"
 }
 
 @test "README's one-liner: --eval scripts and files see the helpers after snippet('load-all')" {
-  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
-  go_offline
-  shell "snippet('install', 'dba-lab')" >/dev/null
+  home_from installed
   run mongosh --nodb --quiet --norc --eval "print(typeof decodeResumeToken)"
   assert_success
   assert_output "undefined"
