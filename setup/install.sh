@@ -25,6 +25,8 @@ readonly TOOLS="${ROOT}/.tools"
 source "${ROOT}/setup/node-version.sh"
 # shellcheck source=setup/beside.sh
 source "${ROOT}/setup/beside.sh"
+# shellcheck source=setup/tool-versions.sh
+source "${ROOT}/setup/tool-versions.sh"
 readonly BIN="${TOOLS}/bin"
 # mongo-tools tags are not Go versions: this pseudo-version is 100.12.x (docs/mongodb-facts.md#mongo-tools-go-proxy).
 readonly DB_TOOLS_VERSION="v0.0.0-20250715155915-887641268977"
@@ -357,10 +359,11 @@ tool_version() {
   local tool="$1" path="$2"
   case "$tool" in
     node) "$path" --version ;;
-    npm|mongosh|m) "$path" --version 2>/dev/null | head -n 1 ;;
+    npm|m) "$path" --version 2>/dev/null | head -n 1 ;;
+    mongosh) tool_versions::mongosh "$path" ;;
     bats) "$path" --version | awk '{print $2}' ;;
     python3) "$path" --version 2>&1 | awk '{print $2}' ;;
-    mlaunch) "$path" --version 2>&1 | awk 'NR==1 {print $3}' ;;
+    mlaunch) tool_versions::mlaunch "$path" ;;
     shellcheck) "$path" --version | awk '/^version:/ {print $2}' ;;
     jq) "$path" --version ;;
     chromium) "$path" --version 2>/dev/null | awk '{print $2}' ;;

@@ -96,9 +96,7 @@ pb::cluster_uri() {
 pb::_mlaunch_quotes_mongos() {
   local mlaunch python file
   mlaunch=$(command -v mlaunch) || return 1
-  # .tools/bin/mlaunch links to the venv's script, which the venv's python runs.
-  python="$(dirname "$(pb::_link_target "$mlaunch")")/python"
-  [[ -x "$python" ]] || return 1
+  python=$(tool_versions::script_python "$mlaunch") || return 1
   file=$("$python" -c 'import mtools.mlaunch.mlaunch as m; print(m.__file__)' 2>/dev/null) || return 1
   patch -R --dry-run -s -f -F 0 "$file" <"${PB_ROOT}/setup/mtools-1.7.2.patch" >/dev/null 2>&1
 }

@@ -19,6 +19,8 @@ PB_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PB_ROOT="$(cd "${PB_LIB}/../.." && pwd)"
 export DBA_LAB_ROOT="${DBA_LAB_ROOT:-$PB_ROOT}"
 
+# shellcheck source=setup/tool-versions.sh
+source "${PB_ROOT}/setup/tool-versions.sh"
 # shellcheck source=playbooks/lib/log.sh
 source "${PB_LIB}/log.sh"
 # shellcheck source=playbooks/lib/options.sh
@@ -242,19 +244,6 @@ pb::_canonical() {
   fi
   head=${head%/}
   if [[ -n "${head}${tail}" ]]; then printf '%s%s' "$head" "$tail"; else printf /; fi
-}
-
-# pb::_link_target FILE: FILE with its symlinks followed to the file itself
-# (the folder of a command on PATH, not of its link in .tools/bin); readlink -f
-# is missing on older macOS.
-pb::_link_target() {
-  local file="$1" link
-  while [[ -L "$file" ]]; do
-    link=$(readlink "$file")
-    [[ "$link" == /* ]] || link="$(dirname "$file")/${link}"
-    file=$link
-  done
-  printf '%s' "$file"
 }
 
 # --uri: mark the playbook's database as this run's, and drop it at cleanup

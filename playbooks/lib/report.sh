@@ -284,54 +284,14 @@ pb::_tool_version() {
 
 pb::_ask_tool_version() {
   case "$1" in
-    mongosh) pb::_mongosh_version ;;
+    mongosh) tool_versions::mongosh "$(command -v mongosh)" ;;
     m) m --version 2>/dev/null | head -n 1 ;;
-    mlaunch) pb::_mlaunch_version ;;
+    mlaunch) tool_versions::mlaunch "$(command -v mlaunch)" ;;
     jq) jq --version 2>/dev/null ;;
     mongodump|mongorestore|mongoexport) "$1" --version 2>/dev/null | awk 'NR == 1 {print $NF}' ;;
     node) node --version 2>/dev/null | sed 's/^v//' ;;
     python3) python3 --version 2>&1 | awk '{print $2}' ;;
   esac
-}
-
-# `mongosh --version` starts the whole shell: half a second of CPU at every
-# preflight. The npm package it runs from (node_modules/.bin/mongosh is its
-# bin/mongosh.js) names the same version in its package.json; a mongosh of
-# another kind (brew's, a download's single binary) is asked.
-pb::_mongosh_version() {
-  local bin pkg version=''
-  bin=$(command -v mongosh) || return 1
-  pkg="$(dirname "$(pb::_link_target "$bin")")/../package.json"
-  if [[ -f "$pkg" ]]; then
-    version=$(jq -r 'select(.name == "@mongosh/cli-repl") | .version // empty' "$pkg" 2>/dev/null) || version=''
-  fi
-  if [[ -n "$version" ]]; then printf '%s\n' "$version"; else mongosh --version 2>/dev/null | head -n 1; fi
-}
-
-# `mlaunch --version` imports pymongo: a quarter of a second of CPU at every
-# preflight. The Python that runs the mlaunch script names the mtools it has
-# installed. pip names that Python on the #! line or, when its path holds a
-# space or is too long for one, on the line after #!/bin/sh (distlib's
-# ScriptMaker._build_shebang). A script of another kind is asked.
-PB_PIP_SH_EXEC_LINE="^'''exec' (\"([^\"]+)\"|([^ \"]+)) \"\\\$0\" \"\\\$@\"\$"
-pb::_mlaunch_version() {
-  local bin first='' second='' python='' version=''
-  bin=$(command -v mlaunch) || return 1
-  { IFS= read -r first && IFS= read -r second; } <"$bin" || true
-  if [[ "$first" == '#!/bin/sh' && "$second" =~ $PB_PIP_SH_EXEC_LINE ]]; then
-    python=${BASH_REMATCH[2]:-${BASH_REMATCH[3]}}
-  elif [[ "$first" == '#!/'* && "$first" != *[[:space:]]* ]]; then
-    python=${first#\#!}
-  fi
-  if [[ -n "$python" && -x "$python" ]]; then
-    version=$("$python" -c 'from importlib.metadata import version; print(version("mtools"))' 2>/dev/null) || version=''
-  fi
-  if [[ -n "$version" ]]; then
-    printf '%s\n' "$version"
-  else
-    # mlaunch first prints "Detected mongod version: X" when a mongod is on PATH.
-    mlaunch --version 2>&1 | awk '$1 == "mtools" && $2 == "version" {print $3; exit}'
-  fi
 }
 
 # Records the host, tools, topology and scale once (results.json "environment").
