@@ -3,7 +3,7 @@
 # setup/install.sh --check and the playbooks' preflight. Starting them only to
 # ask costs: `mongosh --version` loads the whole shell (0.8 s of CPU) and
 # `mlaunch --version` imports pymongo (0.25 s); both are asked at every
-# preflight and every dry run.
+# preflight and every dry run (docs/mongodb-facts.md#tool-versions).
 
 # tool_versions::link_target FILE: FILE with its symlinks followed to the file
 # itself (the folder of a command on PATH, not of its link in .tools/bin);
