@@ -12,12 +12,14 @@ free_port_base() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# A first port for a lane's servers: from a free ephemeral port, moved into
-# 30000-49999, clear of the ephemeral port the kernel just gave back.
+# A first port for a lane's servers, in 20000-31999: below the ephemeral
+# ports (Linux 32768-60999, ip_local_port_range; macOS from 49152), where any
+# job's client connection can hold a port at any moment and a server then
+# fails to bind it (mongod's exit 48). Spread by a free ephemeral port.
 lane_port_base() {
   local port
   port=$(free_port_base)
-  printf '%d\n' $(((port % 20000) + 30000))
+  printf '%d\n' $(((port % 12000) + 20000))
 }
 
 # The "$ command" lines of a plan, with the run's own paths replaced.

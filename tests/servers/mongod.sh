@@ -133,11 +133,12 @@ set_layout() {
   [[ "$PB_TOPOLOGY" == single ]] || PB_MONGOD_ARGS+=(--oplogSize 1024)
 }
 
-# A first port with every port of the layout free.
+# A first port with every port of the layout free, below the ephemeral ports
+# (32768 and up on Linux), which any client connection may hold at any moment.
 choose_port() {
   local try port busy
   for ((try = 0; try < 20; try++)); do
-    PB_PORT=$(python3 -c 'import random; print(random.randrange(20000, 60000))')
+    PB_PORT=$(python3 -c 'import random; print(random.randrange(20000, 32000))')
     busy=0
     while IFS= read -r port; do
       pb::port_free "$port" || busy=1

@@ -19,12 +19,13 @@ setup() {
   load ../../bats/test_helper
 }
 
-# A first port with the next 16 free.
+# A first port with the next 16 free, below the ephemeral ports (32768 and up
+# on Linux), which any client connection may hold at any moment.
 free_base() {
   python3 -c '
 import random, socket
 for _ in range(50):
-    base = random.randrange(20000, 60000)
+    base = random.randrange(20000, 32000)
     try:
         socks = []
         for p in range(base, base + 16):
