@@ -265,11 +265,11 @@ stage_run() {
 # Every refresh line of the mongos and shard logs, as JSON lines, per role.
 stage_analyze() {
   local role port log shard out events=() json
-  local processes="${PB_WORK}/processes-${PB_VERSION}.tsv"
+  local processes="${PB_WORK}/layout-${PB_VERSION}.tsv"
   if pb::dry_run; then
     pb::run "${PB_ROOT}/playbooks/analyze" refresh --json "<mongos log>" "<shard primary logs>"
   else
-    pb::cluster_processes "$PB_CLUSTER_DIR" >"$processes"
+    pb::cluster_layout "$PB_CLUSTER_DIR" >"$processes"
     while IFS=$'\t' read -r role port _ _ log shard; do
       case "$role" in
         mongos) ;;

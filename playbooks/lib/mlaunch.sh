@@ -211,6 +211,19 @@ pb::cluster_processes() {
   pb::_processes_from_startup "${dir}/.mlaunch_startup" "$(pb::_mlaunch_json <<<"$out")"
 }
 
+# pb::cluster_layout DIR: the lines of pb::cluster_processes without asking
+# `mlaunch list` (pid "-", status "unknown"): kind, port, log path and set come
+# from the command lines mlaunch stored. For what needs no pid: a list imports
+# pymongo and asks every process, half a second of CPU or more each time.
+pb::cluster_layout() {
+  local dir="$1"
+  if [[ -f "${dir}/.mlaunch_startup" ]]; then
+    pb::_processes_from_startup "${dir}/.mlaunch_startup" '[]'
+  else
+    pb::_planned_processes "$dir"
+  fi
+}
+
 # The JSON document of an mlaunch answer: every subcommand first prints
 # "Detected mongod version: X.Y.Z" when a mongod is on PATH or under
 # --binarypath (MLaunchTool.__init__ -> getMongoDVersion), and warnings may
@@ -282,15 +295,15 @@ pb::_planned_processes() {
   esac
 }
 
-# pb::node_log PORT: from the current cluster's process list.
+# pb::node_log PORT: from the current cluster's layout.
 pb::node_log() {
-  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $5}'
+  pb::cluster_layout "$PB_CLUSTER_DIR" | awk -F'\t' -v p="$1" '$2 == p {print $5}'
 }
 # pb::node_logs [KIND]: log paths of every process, or of those of one kind
 # (single, replset member, shard member, arbiter, config server, mongos).
 # The primary's log: pb::primary_port, then pb::node_log.
 pb::node_logs() {
-  pb::cluster_processes "$PB_CLUSTER_DIR" | awk -F'\t' -v k="${1:-}" 'k == "" || $1 == k {print $5}'
+  pb::cluster_layout "$PB_CLUSTER_DIR" | awk -F'\t' -v k="${1:-}" 'k == "" || $1 == k {print $5}'
 }
 
 # pb::node_uri PORT: a direct connection to one member (setParameter, serverStatus).

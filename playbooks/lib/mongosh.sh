@@ -128,7 +128,7 @@ pb::hello() {
 # election. In --dry-run: the first member of the planned layout.
 pb::primary_port() {
   local _pp_var="$1" set="$2" ports js _pp_out=''
-  ports=$(pb::cluster_processes "$PB_CLUSTER_DIR" |
+  ports=$(pb::cluster_layout "$PB_CLUSTER_DIR" |
     awk -F'\t' -v s="$set" '$6 == s && ($1 == "replset member" || $1 == "shard member" || $1 == "config server") {print $2}' | paste -sd, -)
   [[ -n "$ports" ]] || pb::die "pb::primary_port: no member of replica set '${set}' in ${PB_CLUSTER_DIR}"
   js="load($(jq -nc --arg f "${PB_LIB}/js/hello.js" '$f')); "

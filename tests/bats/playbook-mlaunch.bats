@@ -92,6 +92,22 @@ setup() {
   assert_output /tmp/lab/rs/rs1/mongod.log
 }
 
+@test "log paths, of a node or of a kind, come from the layout mlaunch stored, without asking mlaunch list" {
+  local dir="${BATS_TEST_TMPDIR}/lab"
+  mkdir -p "$dir" "${BATS_TEST_TMPDIR}/bin"
+  cp "${REC}/replset-mlaunch_startup.json" "${dir}/.mlaunch_startup"
+  printf '#!/bin/sh\necho "$*" >>"%s/mlaunch.calls"\nexit 1\n' "$BATS_TEST_TMPDIR" >"${BATS_TEST_TMPDIR}/bin/mlaunch"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/mlaunch"
+  PB_CLUSTER_DIR=$dir
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::node_log 31101
+  assert_success
+  assert_output '/home/me/My Labs/7.0.12/rs/rs2/mongod.log'
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::node_logs arbiter
+  assert_success
+  assert_output '/home/me/My Labs/7.0.12/rs/arb/mongod.log'
+  [[ ! -e "${BATS_TEST_TMPDIR}/mlaunch.calls" ]]
+}
+
 @test "in a dry run the primary is the first planned member, and nothing is asked (no cluster runs)" {
   local primary=''
   mkdir -p "${BATS_TEST_TMPDIR}/bin"
