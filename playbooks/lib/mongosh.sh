@@ -17,8 +17,14 @@ pb::stage_config() {
   done
   local scale_pairs=() k
   for k in "${!PB_SCALE[@]}"; do scale_pairs+=("${k}=${PB_SCALE[$k]}"); done
-  # One jq for everything: a stage runs this once per mongosh, and a run
-  # starts dozens (jq's start is most of what this costs).
+  pb::_stage_config_bash "${#scale_pairs[@]}" "${scale_pairs[@]}" "$@" \
+    || pb::_stage_config_jq "${#scale_pairs[@]}" "${scale_pairs[@]}" "$@"
+}
+
+# pb::_stage_config_jq NSCALE SCALE_PAIR... PAIR...: the config, written by jq.
+pb::_stage_config_jq() {
+  local nscale="$1"
+  shift
   jq -nc "${PB_JQ_TYPED}"'
     def pairs: map(capture("^(?<k>[^=]+)=(?<v>.*)$") | {(.k): (.v | typed)}) | add // {};
     ($nscale | tonumber) as $n |
@@ -30,7 +36,97 @@ pb::stage_config() {
     --arg db "$PB_DB_NAME" --arg run "$PB_RUN_ID" --arg version "${PB_VERSION:-}" \
     --arg target "${PB_STAGE_TARGET:-}" --arg stage "${PB_CURRENT_STAGE:-}" \
     --arg scale "$PB_SCALE_NAME" --arg uri "$([[ -n "$PB_URI" ]] && printf 1)" \
-    --arg nscale "${#scale_pairs[@]}" --args "${scale_pairs[@]}" "$@"
+    --arg nscale "$nscale" --args "$@"
+}
+
+# pb::_stage_config_bash NSCALE SCALE_PAIR... PAIR...: the same bytes as
+# pb::_stage_config_jq, written by bash: a run starts a stage per mongosh, and
+# jq 1.6 takes 16 ms to start (docs/mongodb-facts.md#jq-startup). Fails, and
+# leaves it to jq, for any value bash would not write byte for byte as jq does:
+# a character outside printable ASCII, tab and CR, a key jq's capture would
+# skip or that is not a plain name, a number jq rewrites (pb::_json_typed).
+pb::_stage_config_bash() {
+  local LC_ALL=C nscale="$1" out='{' s field var
+  shift
+  for field in root:PB_ROOT records:PB_RECORDS playbook:PB_NAME dbName:PB_DB_NAME runId:PB_RUN_ID \
+    version:PB_VERSION stage:PB_CURRENT_STAGE scale:PB_SCALE_NAME; do
+    var=${field#*:}
+    pb::_json_string s "${!var:-}" || return 1
+    out+="\"${field%%:*}\":${s},"
+  done
+  out+="\"uriMode\":$([[ -n "$PB_URI" ]] && printf true || printf false),"
+  pb::_json_string s "${PB_STAGE_TARGET:-}" || return 1
+  out+="\"target\":${s},"
+  pb::_json_pairs s "${@:1:nscale}" || return 1
+  out+="\"scaleParams\":${s},"
+  pb::_json_pairs s "${@:nscale+1}" || return 1
+  printf '%s"params":%s}\n' "$out" "$s"
+}
+
+# pb::_json_string VAR TEXT: VAR = TEXT as jq writes a JSON string, for TEXT of
+# printable ASCII, tab and CR; fails for anything else (under LC_ALL=C, which
+# pb::_stage_config_bash sets, [[:print:]] is printable ASCII). Locals are
+# prefixed: VAR is a name in the caller's scope.
+pb::_json_string() {
+  local -n _pjs_out="$1"
+  local _pjs_s="$2" _pjs_rest
+  _pjs_rest=${_pjs_s//[[:print:]]/}
+  _pjs_rest=${_pjs_rest//[$'\t\r']/}
+  [[ -z "$_pjs_rest" ]] || return 1
+  _pjs_s=${_pjs_s//\\/\\\\}
+  _pjs_s=${_pjs_s//\"/\\\"}
+  _pjs_s=${_pjs_s//$'\t'/\\t}
+  _pjs_s=${_pjs_s//$'\r'/\\r}
+  _pjs_out="\"${_pjs_s}\""
+}
+
+# pb::_json_typed VAR TEXT: VAR = PB_JQ_TYPED's value of TEXT, as jq -c writes
+# it: true, false, a number, else a string. Numbers only in the forms jq writes
+# back unchanged: an integer of up to 15 digits, or a decimal of up to 15
+# significant digits with no trailing zero and no more than two zeros after
+# the point before its first digit (jq writes 0.00001 as 1e-05). Fails for
+# the other numbers PB_JQ_TYPED reads (1e3, 1.50, 0.00001, ...).
+pb::_json_typed() {
+  local -n _pjt_out="$1"
+  local _pjt_v="$2" _pjt_digits
+  case "$_pjt_v" in
+    true | false) _pjt_out=$_pjt_v; return 0 ;;
+  esac
+  if [[ "$_pjt_v" =~ ^-?(0|[1-9][0-9]{0,14})(\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$ ]]; then
+    if [[ ! "$_pjt_v" =~ ^-?(0|[1-9][0-9]{0,14})$ ]]; then
+      [[ "$_pjt_v" =~ ^-?(0|[1-9][0-9]*)\.[0-9]*[1-9]$ && "$_pjt_v" != *0.000* ]] || return 1
+      _pjt_digits=${_pjt_v#-}
+      _pjt_digits=${_pjt_digits/./}
+      _pjt_digits=${_pjt_digits#"${_pjt_digits%%[1-9]*}"}
+      ((${#_pjt_digits} <= 15)) || return 1
+    fi
+    _pjt_out=$_pjt_v
+    return 0
+  fi
+  pb::_json_string _pjt_out "$_pjt_v"
+}
+
+# pb::_json_pairs VAR KEY=VALUE...: VAR = the object jq's `pairs` makes: each
+# value typed, a repeated key in its first place with its last value. Fails
+# for a key that is not a plain name or a value with a newline (jq's capture
+# skips those pairs).
+pb::_json_pairs() {
+  local -n _pjp_out="$1"
+  shift
+  local -A _pjp_val=()
+  local _pjp_keys=() _pjp_kv _pjp_k _pjp_typed _pjp_obj='' _pjp_sep=''
+  for _pjp_kv in "$@"; do
+    _pjp_k=${_pjp_kv%%=*}
+    [[ "$_pjp_k" =~ ^[A-Za-z0-9_.-]+$ && "$_pjp_kv" != *$'\n'* ]] || return 1
+    pb::_json_typed _pjp_typed "${_pjp_kv#*=}" || return 1
+    [[ -v "_pjp_val[$_pjp_k]" ]] || _pjp_keys+=("$_pjp_k")
+    _pjp_val[$_pjp_k]=$_pjp_typed
+  done
+  for _pjp_k in "${_pjp_keys[@]}"; do
+    _pjp_obj+="${_pjp_sep}\"${_pjp_k}\":${_pjp_val[$_pjp_k]}"
+    _pjp_sep=','
+  done
+  _pjp_out="{${_pjp_obj}}"
 }
 
 # pb::mongosh_stage [--nodb] [--uri URI] [--progress LABEL] FILE [KEY=VALUE...]
