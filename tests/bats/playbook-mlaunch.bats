@@ -403,6 +403,14 @@ fake_python() {
   chmod +x "$1"
 }
 
+# The version is the fake Python's, and the fake mlaunch never ran.
+assert_read_from_python() {
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::_ask_tool_version mlaunch
+  assert_success
+  assert_output 1.7.2
+  [[ ! -e "${BATS_TEST_TMPDIR}/started" ]]
+}
+
 @test "mlaunch's version comes from the mtools package of the Python on its #! line, as --version prints it" {
   local want
   want=$(mlaunch --version 2>&1 | awk '$1 == "mtools" && $2 == "version" {print $3}')
@@ -414,10 +422,7 @@ fake_python() {
 @test "mlaunch's version is read without starting mlaunch, which imports pymongo" {
   fake_python "${BATS_TEST_TMPDIR}/py/python"
   fake_mlaunch "#!${BATS_TEST_TMPDIR}/py/python"
-  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::_ask_tool_version mlaunch
-  assert_success
-  assert_output 1.7.2
-  [[ ! -e "${BATS_TEST_TMPDIR}/started" ]]
+  assert_read_from_python
 }
 
 @test "a venv under a path with a space: pip's #!/bin/sh script names its Python on the next line" {
@@ -426,10 +431,7 @@ fake_python() {
   fake_mlaunch "#!/bin/sh
 '''exec' \"${BATS_TEST_TMPDIR}/My Labs/python\" "'"$0" "$@"'"
 ' '''"
-  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::_ask_tool_version mlaunch
-  assert_success
-  assert_output 1.7.2
-  [[ ! -e "${BATS_TEST_TMPDIR}/started" ]]
+  assert_read_from_python
 }
 
 @test "an mlaunch whose #! line is no Python with mtools is asked its version" {
