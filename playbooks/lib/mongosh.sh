@@ -46,13 +46,13 @@ pb::_stage_config_jq() {
 # a character outside printable ASCII, tab and CR, a key jq's capture would
 # skip or that is not a plain name, a number jq rewrites (pb::_json_typed).
 pb::_stage_config_bash() {
-  local LC_ALL=C nscale="$1" out='{' s field var
+  local LC_ALL=C nscale="$1" out='{' s i
   shift
-  for field in root:PB_ROOT records:PB_RECORDS playbook:PB_NAME dbName:PB_DB_NAME runId:PB_RUN_ID \
-    version:PB_VERSION stage:PB_CURRENT_STAGE scale:PB_SCALE_NAME; do
-    var=${field#*:}
-    pb::_json_string s "${!var:-}" || return 1
-    out+="\"${field%%:*}\":${s},"
+  local fields=(root "$PB_ROOT" records "$PB_RECORDS" playbook "$PB_NAME" dbName "$PB_DB_NAME"
+    runId "$PB_RUN_ID" version "${PB_VERSION:-}" stage "${PB_CURRENT_STAGE:-}" scale "$PB_SCALE_NAME")
+  for ((i = 0; i < ${#fields[@]}; i += 2)); do
+    pb::_json_string s "${fields[i + 1]}" || return 1
+    out+="\"${fields[i]}\":${s},"
   done
   out+="\"uriMode\":$([[ -n "$PB_URI" ]] && printf true || printf false),"
   pb::_json_string s "${PB_STAGE_TARGET:-}" || return 1
@@ -66,18 +66,18 @@ pb::_stage_config_bash() {
 # pb::_json_string VAR TEXT: VAR = TEXT as jq writes a JSON string, for TEXT of
 # printable ASCII, tab and CR; fails for anything else (under LC_ALL=C, which
 # pb::_stage_config_bash sets, [[:print:]] is printable ASCII). Locals are
-# prefixed: VAR is a name in the caller's scope.
+# prefixed: printf -v sets VAR in the caller's scope, unless a local hides it.
 pb::_json_string() {
-  local -n _pjs_out="$1"
   local _pjs_s="$2" _pjs_rest
   _pjs_rest=${_pjs_s//[[:print:]]/}
-  _pjs_rest=${_pjs_rest//[$'\t\r']/}
+  _pjs_rest=${_pjs_rest//$'\t'/}
+  _pjs_rest=${_pjs_rest//$'\r'/}
   [[ -z "$_pjs_rest" ]] || return 1
   _pjs_s=${_pjs_s//\\/\\\\}
   _pjs_s=${_pjs_s//\"/\\\"}
   _pjs_s=${_pjs_s//$'\t'/\\t}
   _pjs_s=${_pjs_s//$'\r'/\\r}
-  _pjs_out="\"${_pjs_s}\""
+  printf -v "$1" '"%s"' "$_pjs_s"
 }
 
 # pb::_json_typed VAR TEXT: VAR = PB_JQ_TYPED's value of TEXT, as jq -c writes
@@ -87,10 +87,9 @@ pb::_json_string() {
 # the point before its first digit (jq writes 0.00001 as 1e-05). Fails for
 # the other numbers PB_JQ_TYPED reads (1e3, 1.50, 0.00001, ...).
 pb::_json_typed() {
-  local -n _pjt_out="$1"
   local _pjt_v="$2" _pjt_digits
   case "$_pjt_v" in
-    true | false) _pjt_out=$_pjt_v; return 0 ;;
+    true | false) printf -v "$1" '%s' "$_pjt_v"; return 0 ;;
   esac
   if [[ "$_pjt_v" =~ ^-?(0|[1-9][0-9]{0,14})(\.[0-9]+)?([eE][-+]?[0-9]{1,3})?$ ]]; then
     if [[ ! "$_pjt_v" =~ ^-?(0|[1-9][0-9]{0,14})$ ]]; then
@@ -100,10 +99,10 @@ pb::_json_typed() {
       _pjt_digits=${_pjt_digits#"${_pjt_digits%%[1-9]*}"}
       ((${#_pjt_digits} <= 15)) || return 1
     fi
-    _pjt_out=$_pjt_v
+    printf -v "$1" '%s' "$_pjt_v"
     return 0
   fi
-  pb::_json_string _pjt_out "$_pjt_v"
+  pb::_json_string "$1" "$_pjt_v"
 }
 
 # pb::_json_pairs VAR KEY=VALUE...: VAR = the object jq's `pairs` makes: each
@@ -111,7 +110,7 @@ pb::_json_typed() {
 # for a key that is not a plain name or a value with a newline (jq's capture
 # skips those pairs).
 pb::_json_pairs() {
-  local -n _pjp_out="$1"
+  local _pjp_var="$1"
   shift
   local -A _pjp_val=()
   local _pjp_keys=() _pjp_kv _pjp_k _pjp_typed _pjp_obj='' _pjp_sep=''
@@ -126,7 +125,7 @@ pb::_json_pairs() {
     _pjp_obj+="${_pjp_sep}\"${_pjp_k}\":${_pjp_val[$_pjp_k]}"
     _pjp_sep=','
   done
-  _pjp_out="{${_pjp_obj}}"
+  printf -v "$_pjp_var" '{%s}' "$_pjp_obj"
 }
 
 # pb::mongosh_stage [--nodb] [--uri URI] [--progress LABEL] FILE [KEY=VALUE...]
