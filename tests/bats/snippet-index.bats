@@ -74,7 +74,7 @@ home_from() {
 }
 
 @test "registering twice leaves one dba-lab index, not two" {
-  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  home_from registered
   "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
   run source_urls
   assert_success
@@ -83,7 +83,7 @@ home_from() {
 }
 
 @test "unregistering removes only the dba-lab index" {
-  "${DBA_LAB_ROOT}/setup/install.sh" --snippet-index >/dev/null
+  home_from registered
   run node "${DBA_LAB_ROOT}/setup/snippet-index.js" unregister
   assert_success
   run source_urls
