@@ -54,7 +54,7 @@ pb::_stage_config_bash() {
     pb::_json_string s "${fields[i + 1]}" || return 1
     out+="\"${fields[i]}\":${s},"
   done
-  out+="\"uriMode\":$([[ -n "$PB_URI" ]] && printf true || printf false),"
+  if [[ -n "$PB_URI" ]]; then out+='"uriMode":true,'; else out+='"uriMode":false,'; fi
   pb::_json_string s "${PB_STAGE_TARGET:-}" || return 1
   out+="\"target\":${s},"
   pb::_json_pairs s "${@:1:nscale}" || return 1
@@ -83,9 +83,9 @@ pb::_json_string() {
 # pb::_json_typed VAR TEXT: VAR = PB_JQ_TYPED's value of TEXT, as jq -c writes
 # it: true, false, a number, else a string. Numbers only in the forms jq writes
 # back unchanged: an integer of up to 15 digits, or a decimal of up to 15
-# significant digits with no trailing zero and no more than two zeros after
-# the point before its first digit (jq writes 0.00001 as 1e-05). Fails for
-# the other numbers PB_JQ_TYPED reads (1e3, 1.50, 0.00001, ...).
+# significant digits with no trailing zero and no "0.000" in it (jq writes
+# 0.00001 as 1e-05; 10.0001 goes to jq too, to keep the rule simple). Fails
+# for the other numbers PB_JQ_TYPED reads (1e3, 1.50, 0.00001, ...).
 pb::_json_typed() {
   local _pjt_v="$2" _pjt_digits
   case "$_pjt_v" in
