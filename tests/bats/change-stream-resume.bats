@@ -32,6 +32,13 @@ setup() {
   cd "$WORKDIR" || return 1
 }
 
+# setup_file's plan exited 0.
+assert_default_plan_succeeded() {
+  run cat "${BATS_FILE_TMPDIR}/plan.rc"
+  assert_success
+  assert_output 0
+}
+
 # plan [OPTION...]: the plan's command lines. Without options, setup_file's
 # plan, its folders named as if it had run in this test's WORKDIR.
 plan() {
@@ -101,9 +108,7 @@ EOF
 }
 
 @test "plan: nothing is left on disk by a dry run" {
-  run cat "${BATS_FILE_TMPDIR}/plan.rc"
-  assert_success
-  assert_output 0
+  assert_default_plan_succeeded
   assert [ ! -e "${BATS_FILE_TMPDIR}/work/data" ]
   assert [ ! -e "${BATS_FILE_TMPDIR}/work/report" ]
 }
@@ -221,9 +226,7 @@ EOF
 }
 
 @test "plan: the report lists the checker's five claims as to be checked" {
-  run cat "${BATS_FILE_TMPDIR}/plan.rc"
-  assert_success
-  assert_output 0
+  assert_default_plan_succeeded
   run cat "${BATS_FILE_TMPDIR}/plan.out" "${BATS_FILE_TMPDIR}/plan.err"
   assert_success
   assert_line --partial 'to be checked: A (default batch size): the events arrive in one burst at the end'

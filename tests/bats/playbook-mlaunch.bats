@@ -261,6 +261,7 @@ start_named_process() {
   # mlaunch passes the path it was given (abspath resolves no symlink).
   start_named_process "${BATS_TEST_TMPDIR}/link/7.0.12"
   run pb::dir_pids "${BATS_TEST_TMPDIR}/real/7.0.12"
+  assert_success
   local by_real=("${lines[@]}")
   run pb::dir_pids "${BATS_TEST_TMPDIR}/link/7.0.12/"
   kill "$NAMED_PID"

@@ -63,15 +63,10 @@ without_jq() {
   assert_output --partial '"scaleParams":{},"params":{}}'
 }
 
-@test "values bash would write otherwise than jq go to jq: the same bytes either way" {
+@test "odd values and plain ones alike: the config holds jq's bytes, whichever writer made it" {
   local v want
-  for v in 1e3 1.50 1.0 0.00001 1234567890123456 12345678901234.56 007 -0 '' 'é' $'line\nbreak' $'bell\a' ; do
-    want=$(jq_config "k=${v}")
-    run pb::stage_config "k=${v}"
-    assert_success
-    assert_output "$want"
-  done
-  for v in -0 0.001 99999999999999.9 -2.25 true false True null '{"j":1}'; do
+  for v in 1e3 1.50 1.0 0.00001 1234567890123456 12345678901234.56 007 -0 '' 'é' $'line\nbreak' $'bell\a' \
+    0.001 99999999999999.9 -2.25 true false True null '{"j":1}'; do
     want=$(jq_config "k=${v}")
     run pb::stage_config "k=${v}"
     assert_success
