@@ -74,13 +74,28 @@ pb::_check_params() {
 }
 
 # The records as the checker's input: results.json's measurements, tables,
-# versions, and the params above.
+# versions, the params above, and the server when preflight probed one (a
+# server that is not MongoDB gets no MongoDB prediction).
 pb::_check_input() {
-  jq -s --argjson params "$(pb::_check_params)" "${PB_JQ_TABLES}"'
+  jq -s --argjson params "$(pb::_check_params)" --argjson server "$(pb::_server_json)" "${PB_JQ_TABLES}"'
     {measurements: map(select(.type == "measure") | {version, key, value, unit}),
      tables: tables,
      params: $params,
+     server: $server,
      versions: map(select(.type == "version") | {requested, resolved, server})}' "$PB_RECORDS"
+}
+
+# The server preflight's --uri probe found, as {product, version, reportsAs}:
+# FerretDB answers buildInfo with a MongoDB version and keeps its own in
+# ferretdbVersion, so the report and the checker can name it for what it is.
+# null when nothing was probed (a launched cluster is the MongoDB it installed).
+pb::_server_json() {
+  local json=''
+  if [[ -n "${PB_SERVER_INFO:-}" ]]; then
+    json=$(jq -c 'if .ferretdb then {product: "FerretDB", version: .ferretdb, reportsAs: .version}
+      else {product: "MongoDB", version: .version, reportsAs: .version} end' <<<"$PB_SERVER_INFO" 2>/dev/null) || json=''
+  fi
+  printf '%s\n' "${json:-null}"
 }
 
 # pb::check: the scenario's checker (${PB_SCENARIO}/checker.js, through
@@ -169,14 +184,19 @@ pb::verdict_summary() {
 # pb::chart NAME --table T --x COLUMN --y COLUMN[,COLUMN...] [--group COLUMN]
 #           [--title T] [--xlabel T] [--ylabel T] [--logx] [--logy]
 #           [--style lines|points|linespoints] [--answers ID[,ID...]]
+#           [--trend-of ID]
 # charts/NAME.svg and its Vega-Lite spec charts/NAME.vl.json, drawn in Node at
 # report time; one series per --y column, times one per distinct --group value
 # (e.g. version, run); a table with rows of several versions is drawn one panel
 # per version, side by side. An --x column of names (methods) is a named axis
 # in the table's order. --answers: the ids of the verdicts (checker.js) this
-# chart answers: the report shows it right under the verdicts.
+# chart answers: the report shows it right under the verdicts. --trend-of: the
+# claim whose trend the chart's lines show; a series with fewer points than
+# that claim's needs.minPoints (declared in checker.js) is drawn as points
+# alone, with the reason in the chart's caption.
 pb::chart() {
   local name="$1" table='' x='' y='' group='' title='' xlabel='' ylabel='' logx=false logy=false style=linespoints answers=''
+  local trend_of='' trend=null
   shift
   while (($#)); do
     case "$1" in
@@ -194,18 +214,37 @@ pb::chart() {
       --ylabel) ylabel="$2" ;;
       --style) style="$2" ;;
       --answers) answers="$2" ;;
+      --trend-of) trend_of="$2" ;;
       *) pb::die "pb::chart ${name}: unknown argument '$1'" ;;
     esac
     shift 2
   done
   [[ "$name" =~ ^[a-z0-9][a-z0-9_-]*$ ]] || pb::die "pb::chart: name '${name}' must be lower-case letters, digits, - or _"
   [[ -n "$table" && -n "$x" && -n "$y" ]] || pb::die "pb::chart ${name}: --table, --x and --y are required"
+  if [[ -n "$trend_of" ]]; then
+    trend=$(pb::_claim_trend "${PB_SCENARIO}/checker.js" "$trend_of") \
+      || pb::die "pb::chart ${name}: --trend-of ${trend_of}: ${PB_SCENARIO}/checker.js declares no claim '${trend_of}' with needs.minPoints"
+  fi
   pb::_record "$(jq -nc --arg n "$name" --arg t "$table" --arg x "$x" --arg y "$y" --arg g "$group" \
     --arg title "${title:-$name}" --arg xl "${xlabel:-$x}" --arg yl "${ylabel:-$y}" \
-    --argjson lx "$logx" --argjson ly "$logy" --arg s "$style" --arg a "$answers" \
+    --argjson lx "$logx" --argjson ly "$logy" --arg s "$style" --arg a "$answers" --argjson trend "$trend" \
     '{type: "chart", name: $n, table: $t, x: $x, y: ($y | split(",")), group: $g, title: $title,
       xlabel: $xl, ylabel: $yl, logx: $lx, logy: $ly, style: $s,
-      answers: ($a | split(",") | map(select(. != "")))}')"
+      answers: ($a | split(",") | map(select(. != "")))}
+      + (if $trend == null then {} else {trend: $trend} end)')"
+}
+
+# pb::_claim_trend CHECKER ID: {claim, minPoints, pointsOf} of claim ID as the
+# checker declares its needs (the one place the number lives), as JSON; fails
+# when the checker has no such claim or the claim no needs.minPoints.
+pb::_claim_trend() {
+  node -e '
+    const [file, id] = process.argv.slice(1);
+    const claim = (require(require("path").resolve(file)).claims || []).find((c) => c.id === id);
+    const needs = claim && claim.needs;
+    if (!needs || !Number.isInteger(needs.minPoints)) process.exit(1);
+    process.stdout.write(JSON.stringify({ claim: id, minPoints: needs.minPoints, pointsOf: needs.pointsOf || "points" }));
+  ' "$1" "$2"
 }
 
 # pb::excerpt NAME FILE [--grep ERE] [--max N] [--note TEXT]: copies the lines of
@@ -314,12 +353,7 @@ pb::_record_environment() {
     scale_json=$(for t in "${!PB_SCALE[@]}"; do printf '%s\t%s\n' "$t" "${PB_SCALE[$t]}"; done \
       | jq -Rn "${PB_JQ_TYPED}"'[inputs | split("\t") | {(.[0]): (.[1] | typed)}] | add // {}')
   fi
-  # FerretDB answers buildInfo with a MongoDB version; preflight's --uri probe
-  # keeps its ferretdbVersion, so the report can name the server for what it is.
-  if [[ -n "${PB_SERVER_INFO:-}" ]]; then
-    server_json=$(jq -c 'if .ferretdb then {product: "FerretDB", version: .ferretdb, reportsAs: .version}
-      else {product: "MongoDB", version: .version, reportsAs: .version} end' <<<"$PB_SERVER_INFO" 2>/dev/null) || server_json=null
-  fi
+  server_json=$(pb::_server_json)
   pb::_record "$(jq -nc \
     --argjson server "${server_json:-null}" \
     --arg host "$(hostname 2>/dev/null || uname -n)" --arg os "$(pb::_os_name)" \

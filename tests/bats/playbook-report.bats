@@ -51,7 +51,7 @@ records() {
   assert_success
   assert_line '# Demo lab: the framework'"'"'s test playbook'
   assert_line "| claim | version | expected for this version | observed | the article's claim | as predicted? |"
-  assert_line '| every written document is counted | all | counted = written | 10 of 10 | **REPRODUCED** | AS PREDICTED |'
+  assert_line '| every written document is counted | all | counted = written | 10 of 10 | **REPRODUCED** | NO PREDICTION: no prediction for an unknown version |'
   assert_line --regexp '^- CPU: .+, [0-9]+ cores; memory [0-9.]+ GiB$'
   assert_line '| written | 10 |'
   assert_line --regexp "^Command: \`.*demo-lab.sh --topology none --report-dir .*\`\$"
@@ -97,6 +97,60 @@ records() {
   run records 'select(.type == "chart") | [.name, .answers]'
   assert_success
   assert_output $'["c",["decoding","raw"]]\n["d",[]]'
+}
+
+# A scenario whose checker declares one claim with needs and one without.
+trend_checker() {
+  PB_SCENARIO="${BATS_TEST_TMPDIR}/scenario"
+  mkdir -p "$PB_SCENARIO"
+  cat >"${PB_SCENARIO}/checker.js" <<'JS'
+module.exports = {
+  claims: [
+    { id: 'slope', claim: 'it grows', expected: 'a rising line', needs: { minPoints: 4, pointsOf: 'sizes' } },
+    { id: 'flat', claim: 'it stays', expected: 'the same value' },
+  ],
+  check: () => [],
+};
+JS
+}
+
+@test "pb::chart --trend-of records the claim's least number of points as its checker declares it" {
+  load_framework
+  trend_checker
+  pb::table t "T" size y
+  pb::row t 1 10
+  pb::chart c --table t --x size --y y --answers slope --trend-of slope
+  pb::chart d --table t --x size --y y
+  run records 'select(.type == "chart") | [.name, .trend]'
+  assert_success
+  assert_output $'["c",{"claim":"slope","minPoints":4,"pointsOf":"sizes"}]\n["d",null]'
+}
+
+@test "pb::chart --trend-of a claim that declares no minimum of points is refused" {
+  load_framework
+  trend_checker
+  run pb::chart c --table t --x size --y y --trend-of flat
+  assert_failure
+  assert_output --partial "pb::chart c: --trend-of flat: ${PB_SCENARIO}/checker.js declares no claim 'flat' with needs.minPoints"
+}
+
+@test "a series too short for its trend claim is drawn without a line, and the caption says why, in report.html and report.md" {
+  load_framework
+  trend_checker
+  pb::table t "T" run size y
+  pb::row t A 1 10
+  pb::row t A 2 20
+  pb::chart c --table t --x size --y y --group run --trend-of slope
+  mkdir -p "$REPORT"
+  pb::_results_json "done" >"${REPORT}/results.json"
+  run "${DBA_LAB_ROOT}/playbooks/report" "$REPORT"
+  assert_success
+  run grep -c 'aria-roledescription="line mark"' "${REPORT}/charts/c.svg"
+  assert_output 0
+  run grep -F "No line through A (2 points): the slope verdict judges a trend only on at least 4 sizes." "${REPORT}/report.html" "${REPORT}/report.md"
+  assert_success
+  assert_line --partial "report.html:"
+  assert_line --partial "report.md:"
 }
 
 @test "playbooks/report re-renders report.md and report.html from an edited results.json" {
@@ -275,20 +329,31 @@ records() {
   assert_output $'12\n1.5\n"8620417026431980160"\n"12 ms"\n-300'
 }
 
-# A checker file in the test's temporary scenario folder.
+# A checker file (standard input) in the test's temporary scenario folder,
+# with its predictions table: each claim ID given holds on every series.
+# predict.js beside them answers predict(ID, VERSION, RESULTS) from that table.
 write_checker() {
+  local ids=("$@") rows=() id lib
   PB_SCENARIO="${BATS_TEST_TMPDIR}/scenario"
   mkdir -p "$PB_SCENARIO"
   cat >"${PB_SCENARIO}/checker.js"
+  lib=$(jq -nc --arg f "${DBA_LAB_ROOT}/playbooks/lib/js/predictions.js" '$f')
+  for id in "${ids[@]}"; do rows+=("$(jq -nc --arg id "$id" '$id'): { spans: [s] }"); done
+  cat >"${PB_SCENARIO}/predictions.js" <<JS
+const { table } = require(${lib});
+const s = { from: '4.4', holds: true, reason: 'a test fixture', source: { ref: 'fixture', url: 'https://example.org/fixture', checked: true } };
+module.exports = table({ scenario: 'test', claims: { $(IFS=,; printf '%s' "${rows[*]}") } });
+JS
+  printf 'const { predict } = require(%s);\nmodule.exports = (id, version, results) => predict(require("./predictions.js"), id, version, results);\n' "$lib" >"${PB_SCENARIO}/predict.js"
 }
 
 @test "pb::check appends one verdict record per verdict the checker returns" {
   load_framework
-  write_checker <<'JS'
+  write_checker ratio restart <<'JS'
 const claims = [{ id: 'ratio', claim: 'B is 5x sooner', expected: '>= 5x' },
                 { id: 'restart', claim: 'restart loses data', expected: 'documents gone' }];
 module.exports = { claims, check: (r) => [
-  { id: 'ratio', observed: `${r.measurements[0].value}x`, result: r.measurements[0].value >= 5 ? 'REPRODUCED' : 'NOT_REPRODUCED', version: '8.0.4' },
+  { id: 'ratio', observed: `${r.measurements[0].value}x`, result: r.measurements[0].value >= 5 ? 'REPRODUCED' : 'NOT_REPRODUCED', version: '8.0.4', predicted: require('./predict.js')('ratio', '8.0.4', r) },
   { id: 'restart', observed: 'not restarted', result: 'NOT_APPLICABLE', why: '--uri target', version: 'all' },
 ] };
 JS
@@ -303,7 +368,7 @@ JS
 
 @test "a NOT APPLICABLE verdict line gives the reason and what was observed, with no empty expected/observed" {
   load_framework
-  write_checker <<'JS'
+  write_checker shard cpu <<'JS'
 const claims = [{ id: 'shard', claim: 'capped collections cannot be sharded', expected: 'refused' },
                 { id: 'cpu', claim: 'CPU grows', expected: 'rises' }];
 module.exports = { claims, check: () => [
@@ -322,14 +387,30 @@ JS
   load_framework
   # shellcheck disable=SC2034 # read by pb::check
   PB_SERVER_INFO='{"version":"7.0.42","ferretdb":"v1.24.2","setName":null,"msg":null,"exists":false,"owner":null}'
-  write_checker <<'JS'
+  write_checker grow <<'JS'
 const claims = [{ id: 'grow', claim: 'documents cannot grow', expected: 'allowed at FCV 7.0' }];
-module.exports = { claims, check: () => [{ id: 'grow', observed: 'allowed', result: 'NOT_REPRODUCED', predicted: false, version: '7.0.42' }] };
+module.exports = { claims, check: (r) => [{ id: 'grow', observed: 'allowed', result: 'NOT_REPRODUCED', predicted: require('./predict.js')('grow', '7.0.42', r), version: '7.0.42' }] };
 JS
   run pb::check
   assert_success
-  assert_line --partial 'NOT REPRODUCED, AS PREDICTED: documents cannot grow [FerretDB v1.24.2] (expected allowed at FCV 7.0, observed allowed)'
+  assert_line --partial 'NOT REPRODUCED, NO PREDICTION: documents cannot grow [FerretDB v1.24.2] (expected allowed at FCV 7.0, observed allowed)'
   refute_output --partial '[7.0.42]'
+  run records 'select(.type == "verdict") | .predictionBasis.none'
+  assert_success
+  assert_output '"no prediction for FerretDB v1.24.2"'
+}
+
+@test "a --uri server that is MongoDB gets the table's prediction" {
+  load_framework
+  # shellcheck disable=SC2034 # read by pb::check
+  PB_SERVER_INFO='{"version":"7.0.14","ferretdb":null,"setName":"rs","msg":null,"exists":false,"owner":null}'
+  write_checker grow <<'JS'
+const claims = [{ id: 'grow', claim: 'documents cannot grow', expected: 'refused' }];
+module.exports = { claims, check: (r) => [{ id: 'grow', observed: 'refused', result: 'REPRODUCED', predicted: require('./predict.js')('grow', '7.0.14', r), version: '7.0.14' }] };
+JS
+  run pb::check
+  assert_success
+  assert_line --partial 'REPRODUCED, AS PREDICTED: documents cannot grow [7.0.14]'
 }
 
 @test "the closing summary counts both parts of the verdicts and says what the words mean" {
@@ -376,9 +457,9 @@ JS
   pb::option --load-seconds LOAD_SECONDS int 0 "seconds"
   # shellcheck disable=SC2034 # read by pb::check
   LOAD_SECONDS=30
-  write_checker <<'JS'
-const claims = [{ id: 'shape', claim: 'the input has the results shape', expected: 'all four parts' }];
-module.exports = { claims, check: (r) => [{ id: 'shape', result: 'REPRODUCED', version: 'all', observed: JSON.stringify(r) }] };
+  write_checker shape <<'JS'
+const claims = [{ id: 'shape', claim: 'the input has the results shape', expected: 'all five parts' }];
+module.exports = { claims, check: (r) => [{ id: 'shape', result: 'REPRODUCED', version: 'all', observed: JSON.stringify(r), predicted: require('./predict.js')('shape', 'all', r) }] };
 JS
   pb::record_version 8.0 8.0.4 /bin 8.0.4
   # shellcheck disable=SC2034 # read by pb::measure and pb::row
@@ -389,12 +470,12 @@ JS
   pb::check
   run records 'select(.type == "verdict") | .observed | fromjson'
   assert_success
-  assert_output '{"measurements":[{"version":"8.0.4","key":"bytes","value":120,"unit":"B"}],"tables":{"sizes":{"rows":[{"version":"8.0.4","values":["written",10]}],"title":"Sizes","columns":["step","docs"]}},"params":{"scale":"small","docs":10,"load-seconds":30},"versions":[{"requested":"8.0","resolved":"8.0.4","server":"8.0.4"}]}'
+  assert_output '{"measurements":[{"version":"8.0.4","key":"bytes","value":120,"unit":"B"}],"tables":{"sizes":{"rows":[{"version":"8.0.4","values":["written",10]}],"title":"Sizes","columns":["step","docs"]}},"params":{"scale":"small","docs":10,"load-seconds":30},"server":null,"versions":[{"requested":"8.0","resolved":"8.0.4","server":"8.0.4"}]}'
 }
 
 @test "a checker that throws fails the report stage with one line naming the checker" {
   load_framework
-  write_checker <<'JS'
+  write_checker a <<'JS'
 module.exports = { claims: [{ id: 'a', claim: 'c', expected: 'e' }], check() { throw new Error('no measurement bytes'); } };
 JS
   run pb::check
@@ -407,9 +488,9 @@ JS
 
 @test "a malformed verdict fails the report stage and records nothing" {
   load_framework
-  write_checker <<'JS'
+  write_checker a <<'JS'
 module.exports = { claims: [{ id: 'a', claim: 'c', expected: 'e' }],
-  check: () => [{ id: 'a', observed: '1', result: 'REPRODUCED', version: 'all' }, { id: 'a', observed: '2', result: 'MAYBE', version: 'all' }] };
+  check: (r) => [{ id: 'a', observed: '1', result: 'REPRODUCED', version: 'all', predicted: require('./predict.js')('a', 'all', r) }, { id: 'a', observed: '2', result: 'MAYBE', version: 'all' }] };
 JS
   run pb::check
   assert_failure
@@ -431,8 +512,8 @@ JS
   run "$DEMO" --topology none --report-dir "$REPORT"
   assert_success
   load_framework
-  write_checker <<'JS'
-module.exports = { claims: [{ id: 'a', claim: 'a | b', expected: 'x' }], check: () => [{ id: 'a', observed: 'y', result: 'REPRODUCED', version: 'all' }] };
+  write_checker a <<'JS'
+module.exports = { claims: [{ id: 'a', claim: 'a | b', expected: 'x' }], check: (r) => [{ id: 'a', observed: 'y', result: 'REPRODUCED', version: 'all', predicted: require('./predict.js')('a', 'all', r) }] };
 JS
   pb::check
   run jq -s '{verdicts: map(select(.type == "verdict"))}' "$PB_RECORDS"
@@ -457,7 +538,7 @@ JS
 
 @test "in a dry run pb::check lists the claims to be checked and decides nothing" {
   load_framework
-  write_checker <<'JS'
+  write_checker ratio <<'JS'
 module.exports = { claims: [{ id: 'ratio', claim: 'B is 5x sooner', expected: '>= 5x' }], check() { throw new Error('never called'); } };
 JS
   # shellcheck disable=SC2034 # read by pb::check
@@ -472,7 +553,7 @@ JS
 
 @test "in a dry run a claim that declares its evidence says what it needs" {
   load_framework
-  write_checker <<'JS'
+  write_checker cpu <<'JS'
 module.exports = { claims: [{ id: 'cpu', claim: 'CPU grows', expected: 'rises', needs: { minPoints: 3, pointsOf: 'subscriber counts' } }], check() { throw new Error('never called'); } };
 JS
   # shellcheck disable=SC2034 # read by pb::check

@@ -102,15 +102,24 @@ test('versions either side of 7.1 are predicted to differ on $addToSet, and do',
   const v = recordOf(r, 'versions');
   assert.deepEqual([v.verdict, v.prediction], ['NOT REPRODUCED', 'AS PREDICTED']);
   assert.match(v.observed, /^4\.4\.29: addtoset, pop-first, .*; 8\.0\.4: pop-first, /);
-  assert.match(v.expected, /\$addToSet: whole before 7\.1, the appended elements from 7\.1 \(SERVER-72941\): 4\.4\.29 whole, 8\.0\.4 appended/);
+  assert.match(v.predictionBasis.reason, /^\$addToSet logged as the whole array: 4\.4\.29 yes, 8\.0\.4 no \(from SERVER-72941/);
+  assert.equal(v.predictionBasis.source.url, 'https://jira.mongodb.org/browse/SERVER-72941');
 });
 
 test('versions on one side of 7.1 are predicted to log the same patterns whole', () => {
   const r = results({ '5.0.31': { curves: f.v2 }, '7.0.12': { curves: f.v2 } });
   const v = recordOf(r, 'versions');
   assert.deepEqual([v.verdict, v.prediction], ['REPRODUCED', 'AS PREDICTED']);
+});
+
+test('a rapid release outside the table (7.1) leaves the versions claim with no prediction, not a default', () => {
   const later = recordOf(results({ '7.1.1': { curves: { ...f.v2, ...f.v2from71 } }, '8.0.4': { curves: { ...f.v2, ...f.v2from71 } } }), 'versions');
-  assert.deepEqual([later.verdict, later.prediction], ['REPRODUCED', 'AS PREDICTED']);
+  assert.deepEqual([later.verdict, later.prediction, later.predictionBasis], ['REPRODUCED', 'NO PREDICTION', { none: 'no prediction for 7.1' }]);
+});
+
+test('versions straddling 7.1 with $addToSet not measured on both are predicted alike: the prediction rests on what was compared', () => {
+  const r = results({ '4.4.29': { curves: { push: f.v1.push, 'push-slice': f.v1['push-slice'] } }, '8.0.4': { curves: { push: f.v2.push, 'push-slice': f.v2['push-slice'] } } });
+  assert.deepEqual([recordOf(r, 'versions').verdict, recordOf(r, 'versions').prediction], ['REPRODUCED', 'AS PREDICTED']);
 });
 
 test('a 7.0 that logged $addToSet as appended elements would be NOT AS PREDICTED', () => {
@@ -154,11 +163,11 @@ test('three array lengths are enough: push-slice judged, with its evidence recor
   assert.deepEqual([v.verdict, v.evidence.summary], ['REPRODUCED', '3 array lengths']);
 });
 
-test('push: flat on 8.0 is NOT REPRODUCED and AS PREDICTED; whole on 2.2 is REPRODUCED and AS PREDICTED', () => {
+test('push: flat on 8.0 is NOT REPRODUCED and AS PREDICTED; whole on 2.2, outside the table, has no prediction', () => {
   const modern = recordOf(results({ '8.0.4': { curves: f.v2, fix: f.fix } }), 'push');
   assert.deepEqual([modern.verdict, modern.prediction], ['NOT REPRODUCED', 'AS PREDICTED']);
   const old = recordOf(results({ '2.2.7': { curves: f.article22, fix: f.fix } }), 'push');
-  assert.deepEqual([old.verdict, old.prediction], ['REPRODUCED', 'AS PREDICTED']);
+  assert.deepEqual([old.verdict, old.prediction, old.predictionBasis.none], ['REPRODUCED', 'NO PREDICTION', 'no prediction for 2.2']);
 });
 
 test('push: a modern server logging a plain $push whole is NOT AS PREDICTED', () => {

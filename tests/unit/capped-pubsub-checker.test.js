@@ -16,8 +16,11 @@ const { loadChecker, runChecker } = require(path.join(ROOT, 'playbooks', 'lib', 
 const RECORDED = require(path.join(ROOT, 'tests', 'fixtures', 'reports', 'capped-pubsub', 'results.json'));
 const V = '7.0.42';
 
+// The recorded sweep as a MongoDB 7.0.42 would have given it: the same
+// records without the FerretDB server, so the table's MongoDB predictions apply.
+const ON_MONGODB = { ...RECORDED, environment: { ...RECORDED.environment, server: undefined } };
 // A copy of the recorded results with extra measurements of version V.
-const withMeasured = (values, base = RECORDED) => ({
+const withMeasured = (values, base = ON_MONGODB) => ({
   ...base,
   measurements: [...base.measurements, ...Object.entries(values).map(([key, value]) => ({ version: V, key, value, unit: '' }))],
 });
@@ -57,29 +60,34 @@ test('the recorded FerretDB sweep: one well-formed verdict per claim, delivery a
   ]);
 });
 
-test('grow: the server refusing (code 10003) is REPRODUCED, with what the source says for the FCV', () => {
+test('grow: the server refusing (code 10003) is REPRODUCED, predicted from the table at the FCV it read', () => {
   const v = verdictOf(withMeasured(GROW_REFUSED), 'grow');
   assert.equal(v.result, 'REPRODUCED');
-  assert.equal(v.expected, 'refused at FCV 5.0 (SERVER-20529, 3.2 to 5.2)');
-  assert.equal(v.observed, 'refused: CannotGrowDocumentInCappedNamespace (10003) Cannot change the size of a document in a capped collection: 59 != 170');
+  assert.deepEqual([v.predicted.holds, v.predicted.source.url], [true, 'https://jira.mongodb.org/browse/SERVER-20529']);
+  assert.equal(v.observed, 'refused: CannotGrowDocumentInCappedNamespace (10003) Cannot change the size of a document in a capped collection: 59 != 170 (FCV 5.0)');
 });
 
 test('grow: allowed from FCV 5.3 (SERVER-58865) is NOT_REPRODUCED', () => {
   const v = verdictOf(withMeasured({ 'grow.allowed': true, 'grow.oldSizeBytes': 59, 'grow.newSizeBytes': 170, 'grow.featureCompatibilityVersion': '8.0' }), 'grow');
-  assert.deepEqual([v.result, v.expected, v.observed], ['NOT_REPRODUCED', 'allowed at FCV 8.0 (SERVER-58865, 5.3+)', 'allowed: 59 -> 170 bytes']);
+  assert.deepEqual([v.result, v.observed, v.predicted.holds], ['NOT_REPRODUCED', 'allowed: 59 -> 170 bytes (FCV 8.0)', false]);
+  assert.equal(v.predicted.source.url, 'https://jira.mongodb.org/browse/SERVER-58865');
 });
 
 test('grow: no probe recorded is NOT_APPLICABLE', () => {
   assert.equal(verdictOf(RECORDED, 'grow').why, 'no growth probe was recorded for this version');
 });
 
-test('what the source says per feature compatibility version', () => {
-  assert.deepEqual(['3.0', '4.4', '5.2', '5.3', '6.0', null].map(checker.expectedGrowth), [
-    'shrinking allowed, growing refused before 3.2 (MMAPv1 records)',
-    'refused at FCV 4.4 (SERVER-20529, 3.2 to 5.2)', 'refused at FCV 5.2 (SERVER-20529, 3.2 to 5.2)',
-    'allowed at FCV 5.3 (SERVER-58865, 5.3+)', 'allowed at FCV 6.0 (SERVER-58865, 5.3+)',
-    'refused below FCV 5.3 (SERVER-20529), allowed from FCV 5.3 (SERVER-58865)',
-  ]);
+test('grow: a 6.0 binary kept at FCV 5.0 is predicted to refuse, as its FCV does', () => {
+  const r = withMeasured({ 'grow.allowed': false, 'grow.featureCompatibilityVersion': '5.0' });
+  const moved = { ...r, measurements: r.measurements.map((m) => ({ ...m, version: m.version === V ? '6.0.19' : m.version })), environment: { ...r.environment, versions: [{ resolved: '6.0.19' }] } };
+  const v = recordOf(moved, 'grow');
+  assert.deepEqual([v.version, v.verdict, v.prediction], ['6.0.19', 'REPRODUCED', 'AS PREDICTED']);
+});
+
+test('on FerretDB (the recorded report) every judged claim has no prediction, and says for which server', () => {
+  const judged = runChecker(checker, withMeasured(GROW_REFUSED, RECORDED)).filter((r) => r.verdict !== 'NOT APPLICABLE');
+  assert.ok(judged.length >= 3, `${judged.length} judged`);
+  for (const r of judged) assert.deepEqual([r.id, r.prediction, r.predictionBasis], [r.id, 'NO PREDICTION', { none: 'no prediction for FerretDB v1.24.2' }]);
 });
 
 test('shard: refused on a mongos is REPRODUCED, accepted NOT_REPRODUCED, no mongos NOT_APPLICABLE', () => {

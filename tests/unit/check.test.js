@@ -15,13 +15,18 @@ const claims = [
   { id: 'restart', claim: 'a restart loses the data', expected: 'documents gone' },
 ];
 const checkerOf = (check) => ({ claims, check });
-const ok = { id: 'burst', observed: '0.1 s', result: 'REPRODUCED', version: '8.0.4' };
+const SOURCE = { ref: 'SERVER-1', url: 'https://jira.mongodb.org/browse/SERVER-1', checked: true };
+// What predictions.predict() answers for a claim predicted to hold, or not.
+const HOLDS = { holds: true, series: '8.0', reason: 'it always did', source: SOURCE, from: '4.4' };
+const FAILS = { ...HOLDS, holds: false, reason: 'it stopped' };
+const ok = { id: 'burst', observed: '0.1 s', result: 'REPRODUCED', version: '8.0.4', predicted: HOLDS };
 
 test('a verdict becomes the report verdict record, claim and expected taken from the claims', () => {
   const [record] = runChecker(checkerOf(() => [ok]), {});
   assert.deepEqual(record, {
     type: 'verdict', id: 'burst', claim: 'events arrive in one burst', expected: 'all within 0.5 s',
     observed: '0.1 s', verdict: 'REPRODUCED', reason: '', version: '8.0.4', test: '', prediction: 'AS PREDICTED',
+    predictionBasis: { holds: true, series: '8.0', reason: 'it always did', source: SOURCE, from: '4.4' },
   });
 });
 
@@ -76,11 +81,18 @@ test.after(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function tempChecker(source) {
+const PREDICTIONS_LIB = path.join(__dirname, '..', '..', 'playbooks', 'lib', 'js', 'predictions.js');
+// A predictions.js beside a temporary checker, with a row for each claim id given.
+const predictionsSource = (ids) => `const { table } = require(${JSON.stringify(PREDICTIONS_LIB)});
+const s = { from: '4.4', holds: true, reason: 'a fixture', source: ${JSON.stringify(SOURCE)} };
+module.exports = table({ scenario: 'temp', claims: { ${ids.map((id) => `${JSON.stringify(id)}: { spans: [s] }`).join(', ')} } });`;
+
+function tempChecker(source, predictionIds = claims.map((c) => c.id)) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-check-'));
   made.push(dir);
   const file = path.join(dir, 'checker.js');
   fs.writeFileSync(file, source);
+  if (predictionIds) fs.writeFileSync(path.join(dir, 'predictions.js'), predictionsSource(predictionIds));
   return file;
 }
 
@@ -89,9 +101,16 @@ test('a checker that cannot be loaded or has no check() is refused', () => {
   assert.throws(() => loadChecker(tempChecker('module.exports = { claims: [] };')), /must export check\(results\)/);
 });
 
+test('a checker without a predictions table, or whose table misses a claim, is refused', () => {
+  const source = `module.exports = { claims: ${JSON.stringify(claims)}, check: () => [] };`;
+  assert.throws(() => loadChecker(tempChecker(source, null)), /its predictions table predictions\.js cannot be loaded/);
+  assert.throws(() => loadChecker(tempChecker(source, ['burst'])), /predictions\.js has no row for claim restart/);
+  assert.doesNotThrow(() => loadChecker(tempChecker(source)));
+});
+
 test('the command line lists the claims, and turns results.json into verdict lines', () => {
   const file = tempChecker(`module.exports = { claims: ${JSON.stringify(claims)},
-    check: (r) => [{ id: 'burst', observed: String(r.measurements.length), result: 'REPRODUCED', version: 'all' }] };`);
+    check: (r) => [{ id: 'burst', observed: String(r.measurements.length), result: 'REPRODUCED', version: 'all', predicted: { none: 'no prediction for all' } }] };`);
   const listed = execFileSync(process.execPath, [CHECK, '--claims', file], { encoding: 'utf8' });
   assert.deepEqual(listed.trim().split('\n').map(JSON.parse), claims);
   const input = path.join(path.dirname(file), 'results.json');
@@ -112,19 +131,39 @@ test('on the command line a failing checker is one error line and exit 1', () =>
   assert.match(JSON.parse(missing.stdout).message, /^cannot read the results /);
 });
 
-test('the prediction: the claim held as predicted, or not; by default the playbook predicts it holds', () => {
+test('the prediction: the claim held as the table predicted, or not; no prediction is said as such', () => {
   const records = runChecker(checkerOf(() => [
     ok,
     { ...ok, result: 'NOT_REPRODUCED' },
-    { ...ok, result: 'NOT_REPRODUCED', predicted: false },
-    { ...ok, predicted: false },
-    { ...ok, result: 'NOT_APPLICABLE', why: 'not measured', predicted: false },
+    { ...ok, result: 'NOT_REPRODUCED', predicted: FAILS },
+    { ...ok, predicted: FAILS },
+    { ...ok, predicted: { none: 'no prediction for FerretDB v1.24.2' } },
+    { ...ok, result: 'NOT_APPLICABLE', why: 'not measured', predicted: FAILS },
   ]), {});
-  assert.deepEqual(records.map((r) => r.prediction), ['AS PREDICTED', 'NOT AS PREDICTED', 'AS PREDICTED', 'NOT AS PREDICTED', '']);
+  assert.deepEqual(records.map((r) => r.prediction), ['AS PREDICTED', 'NOT AS PREDICTED', 'AS PREDICTED', 'NOT AS PREDICTED', 'NO PREDICTION', '']);
+  assert.deepEqual(records[4].predictionBasis, { none: 'no prediction for FerretDB v1.24.2' });
+  assert.equal(records[5].predictionBasis, undefined);
 });
 
-test('predicted must be true or false', () => {
-  assert.throws(() => runChecker(checkerOf(() => [{ ...ok, predicted: 'yes' }]), {}), /burst\): predicted must be true or false/);
+test('a judged verdict with no prediction is a checker bug: there is no default', () => {
+  const { predicted, ...bare } = ok;
+  assert.ok(predicted);
+  assert.throws(() => runChecker(checkerOf(() => [bare]), {}), /verdict 1 \(burst\): judged with no prediction: take it from the scenario's predictions\.js/);
+  assert.equal(runChecker(checkerOf(() => [{ ...bare, result: 'NOT_APPLICABLE', why: 'not measured' }]), {})[0].prediction, '');
+});
+
+test('a prediction is the table\'s answer, not a bare true or false', () => {
+  const cases = [
+    [true, /predicted must be the object predict\(\) returns/],
+    [false, /predicted must be the object predict\(\) returns/],
+    [{ holds: 'yes', reason: 'r', source: SOURCE }, /predicted holds must be true or false/],
+    [{ holds: true, source: SOURCE }, /predicted a reason is needed/],
+    [{ holds: true, reason: 'r', source: { ref: 'x', url: 'https://x', checked: 'maybe' } }, /source needs ref, url and checked/],
+    [{ none: '' }, /none must say why/],
+  ];
+  for (const [predicted, message] of cases) {
+    assert.throws(() => runChecker(checkerOf(() => [{ ...ok, predicted }]), {}), message, JSON.stringify(predicted));
+  }
 });
 
 const needy = [{ ...claims[0], needs: { minPoints: 3, pointsOf: 'sweep points', minRepetitions: 2 } }];

@@ -248,12 +248,14 @@ test('mongodump-raw-bson: every series of its charts has a colour of its own', a
 
 // A copy of the capped-pubsub example whose verdicts the checker gives today
 // (two parts and evidence), with the growth probe of a 7.0 server: allowed,
-// as SERVER-58865 predicts.
-async function twoPartExample() {
+// as SERVER-58865 predicts. The example ran on FerretDB; onMongoDB drops that
+// server, as a run on MongoDB 7.0.42 would have recorded it.
+async function twoPartExample({ onMongoDB = true } = {}) {
   const root = copyFixtures();
   const dir = path.join(root, 'capped-pubsub');
   const file = path.join(dir, 'results.json');
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (onMongoDB) delete r.environment.server;
   const checker = require('../../playbooks/lib/scenarios/capped-pubsub/checker.js');
   const { runChecker } = require('../../playbooks/lib/js/check.js');
   const grow = { 'grow.allowed': true, 'grow.oldSizeBytes': 59, 'grow.newSizeBytes': 170, 'grow.featureCompatibilityVersion': '7.0' };
@@ -266,10 +268,33 @@ async function twoPartExample() {
 test('a claim that did not hold, as predicted, reads as both: NOT REPRODUCED and AS PREDICTED', async () => {
   const out = await twoPartExample();
   const md = fs.readFileSync(path.join(out.dir, 'report.md'), 'utf8');
-  assert.match(md, /^\| documents in a capped collection cannot grow \| .* \| allowed at FCV 7\.0 \(SERVER-58865, 5\.3\+\) \| allowed: 59 -> 170 bytes \| \*\*NOT REPRODUCED\*\* \| AS PREDICTED \|$/m);
+  assert.match(md, /^\| documents in a capped collection cannot grow \| 7\.0\.42 \| an update that adds bytes is refused \| allowed: 59 -> 170 bytes \(FCV 7\.0\) \| \*\*NOT REPRODUCED\*\* \| AS PREDICTED \|$/m);
   const html = fs.readFileSync(path.join(out.dir, 'report.html'), 'utf8');
   const row = html.slice(html.indexOf('<tr><td>documents in a capped collection cannot grow'));
   assert.match(row.slice(0, row.indexOf('</tr>')), /<span class="verdict v-held">NOT REPRODUCED<\/span><\/td><td><span class="verdict v-yes">AS PREDICTED<\/span><\/td>$/);
+});
+
+test('report.md and report.html say what the playbook predicted per claim, why, and the source, marking an unverified one', async () => {
+  const out = await twoPartExample();
+  const md = fs.readFileSync(path.join(out.dir, 'report.md'), 'utf8');
+  const section = md.slice(md.indexOf('## What the playbook predicted'));
+  assert.match(section, /^\| claim \| version \| predicted \| why \| source \|$/m);
+  assert.match(section, /^\| documents in a capped collection cannot grow \| 7\.0\.42 \| does not hold \| at feature compatibility version 5\.3 and later .* \| \[SERVER-58865: .*\]\(https:\/\/jira\.mongodb\.org\/browse\/SERVER-58865\) \(read in the source\) \|$/m);
+  assert.match(section, /^\| publishers keep the target write rate \| 7\.0\.42 \| holds \| .* \(unverified\) \|$/m);
+  assert.match(md, /^\| publishers keep the target write rate \| .* \| \*\*REPRODUCED\*\* \| AS PREDICTED \(unverified prediction\) \|$/m);
+  const html = fs.readFileSync(path.join(out.dir, 'report.html'), 'utf8');
+  assert.match(html, /<h3>What the playbook predicted<\/h3>/);
+  assert.match(html, /<a href="https:\/\/jira\.mongodb\.org\/browse\/SERVER-58865">SERVER-58865: [^<]*<\/a> <span class="muted">\(read in the source\)<\/span>/);
+});
+
+test('on FerretDB every judged claim reads NO PREDICTION, naming the server, never a MongoDB prediction', async () => {
+  const out = await twoPartExample({ onMongoDB: false });
+  const md = fs.readFileSync(path.join(out.dir, 'report.md'), 'utf8');
+  assert.match(md, /^\| documents in a capped collection cannot grow \| .* \| \*\*NOT REPRODUCED\*\* \| NO PREDICTION: no prediction for FerretDB v1\.24\.2 \|$/m);
+  assert.doesNotMatch(md, /\| (NOT )?AS PREDICTED/);
+  const html = fs.readFileSync(path.join(out.dir, 'report.html'), 'utf8');
+  assert.match(html, /<span class="verdict v-na">NO PREDICTION<\/span><span class="muted">: no prediction for FerretDB v1\.24\.2<\/span>/);
+  assert.doesNotMatch(html, /class="verdict v-(yes|no)">(NOT )?AS PREDICTED<\/span><\/td>/);
 });
 
 test('a verdict shows the evidence it was judged on, and a claim below its minimum says what it needed', async () => {

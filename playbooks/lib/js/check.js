@@ -7,11 +7,15 @@
 //     check(results) { return [{ id, claim, expected, observed, result, why, version, predicted, evidence }, ...]; },
 //   };
 //
+// and predictions.js beside it is the scenario's table of what each release
+// series does with each claim (js/predictions.js); every claim has a row.
+//
 // Two questions per verdict, kept apart (the legend in js/report/legend.js):
-// `result` says whether the article's claim held on this version; `expected`
-// is the playbook's prediction for this version and `predicted` (default
-// true) says whether that prediction is that the claim holds, so the record's
-// `prediction` is AS PREDICTED or NOT AS PREDICTED. A claim's `needs`
+// `result` says whether the article's claim held on this version;
+// `predicted` is what the table predicts for this version (predict()'s
+// answer: {holds, reason, source} or {none}), so the record's `prediction` is
+// AS PREDICTED, NOT AS PREDICTED or NO PREDICTION. A judged verdict without
+// one is refused: there is no default prediction. A claim's `needs`
 // (js/evidence.js) is the least evidence it is judged on: its verdicts must
 // carry `evidence`, and one decided on less is a checker bug.
 //
@@ -28,6 +32,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const evidence = require('./evidence.js');
+const predictions = require('./predictions.js');
 
 const RESULTS = ['REPRODUCED', 'NOT_REPRODUCED', 'NOT_APPLICABLE'];
 
@@ -52,6 +57,21 @@ function validateClaims(claims) {
   return claims;
 }
 
+// The scenario's predictions table beside the checker: one row per claim.
+function loadPredictions(file, claims) {
+  const tableFile = path.join(path.dirname(path.resolve(file)), 'predictions.js');
+  let t;
+  try {
+    t = require(tableFile);
+  } catch (e) {
+    throw new CheckerError(`its predictions table ${path.basename(tableFile)} cannot be loaded: ${e.message.split('\n')[0]}`);
+  }
+  if (!t || !t.claims || !Array.isArray(t.series)) throw new CheckerError('predictions.js must export predictions.table({...})');
+  const missing = claims.map((c) => c.id).filter((id) => !t.claims[id]);
+  if (missing.length) throw new CheckerError(`predictions.js has no row for claim ${missing.join(', ')}`);
+  return t;
+}
+
 function loadChecker(file) {
   let checker;
   try {
@@ -63,6 +83,7 @@ function loadChecker(file) {
     throw new CheckerError('must export check(results)');
   }
   validateClaims(checker.claims);
+  loadPredictions(file, checker.claims);
   return checker;
 }
 
@@ -89,9 +110,11 @@ function toRecord(v, i, claimsById) {
       throw new CheckerError(`${where} (${v.id}): ${key} must be a string`);
     }
   }
-  if (v.predicted !== undefined && typeof v.predicted !== 'boolean') {
-    throw new CheckerError(`${where} (${v.id}): predicted must be true or false`);
+  if (v.result !== 'NOT_APPLICABLE' && v.predicted === undefined) {
+    throw new CheckerError(`${where} (${v.id}): judged with no prediction: take it from the scenario's predictions.js (predict())`);
   }
+  const badPrediction = v.predicted === undefined ? '' : predictions.invalidPrediction(v.predicted);
+  if (badPrediction) throw new CheckerError(`${where} (${v.id}): predicted ${badPrediction}`);
   if (claim.needs && (!v.evidence || typeof v.evidence !== 'object')) {
     throw new CheckerError(`${where} (${v.id}): its claim declares needs, so the verdict must record its evidence`);
   }
@@ -111,14 +134,23 @@ function toRecord(v, i, claimsById) {
     test: '',
     prediction: predictionOf(v),
   };
+  if (record.prediction) record.predictionBasis = basisOf(v.predicted);
   if (v.evidence) record.evidence = { ...v.evidence, summary: evidence.describe(v.evidence, claim.needs) };
   return record;
 }
 
-// Whether it went as the playbook predicted; '' when the claim was not judged.
+// Whether it went as the table predicted; '' when the claim was not judged.
 function predictionOf(v) {
   if (v.result === 'NOT_APPLICABLE') return '';
-  return (v.result === 'REPRODUCED') === (v.predicted !== false) ? 'AS PREDICTED' : 'NOT AS PREDICTED';
+  if (v.predicted.none) return predictions.NO_PREDICTION;
+  return (v.result === 'REPRODUCED') === v.predicted.holds ? 'AS PREDICTED' : 'NOT AS PREDICTED';
+}
+
+// What the report shows of the prediction: the table's reason and source, or why there is none.
+function basisOf(p) {
+  if (p.none) return { none: p.none };
+  const { holds, series, reason, source, from, until } = p;
+  return { holds, series, reason, source: { ref: source.ref, url: source.url, checked: source.checked }, ...(from ? { from } : {}), ...(until ? { until } : {}) };
 }
 
 function runChecker(checker, results) {
@@ -162,7 +194,7 @@ function main(argv) {
   }
 }
 
-module.exports = { loadChecker, runChecker, validateClaims, CheckerError, RESULTS };
+module.exports = { loadChecker, loadPredictions, runChecker, validateClaims, CheckerError, RESULTS };
 
 if (require.main === module) {
   process.exitCode = main(process.argv.slice(2));

@@ -17,7 +17,7 @@ function inline(text) {
 // Whether the article's claim held is neither good nor bad news: its badge is
 // neutral. Green and red belong to the prediction (legend.js).
 const VERDICT_CLASS = { REPRODUCED: 'v-held', 'NOT REPRODUCED': 'v-held', 'NOT APPLICABLE': 'v-na' };
-const PREDICTION_CLASS = { 'AS PREDICTED': 'v-yes', 'NOT AS PREDICTED': 'v-no' };
+const PREDICTION_CLASS = { 'AS PREDICTED': 'v-yes', 'NOT AS PREDICTED': 'v-no', 'NO PREDICTION': 'v-na' };
 
 function verdictBadge(verdict) {
   return `<span class="verdict ${VERDICT_CLASS[verdict] || 'v-na'}">${esc(verdict)}</span>`;
@@ -26,7 +26,9 @@ function verdictBadge(verdict) {
 // A verdict record's prediction; plain words where it has none.
 function predictionBadge(v) {
   const cls = PREDICTION_CLASS[v.prediction];
-  return cls ? `<span class="verdict ${cls}">${esc(v.prediction)}</span>` : `<span class="muted">${esc(predictionText(v))}</span>`;
+  if (!cls) return `<span class="muted">${esc(predictionText(v))}</span>`;
+  const more = predictionText(v).slice(v.prediction.length);
+  return `<span class="verdict ${cls}">${esc(v.prediction)}</span>${more ? `<span class="muted">${esc(more)}</span>` : ''}`;
 }
 
 const CSS = `

@@ -12,8 +12,9 @@ const CLAIM_WORDS = [
 ];
 
 const PREDICTION_WORDS = [
-  ['AS PREDICTED', 'the outcome is the one the playbook predicted for this version (the column "expected for this version", from MongoDB\'s source, documentation and release notes).'],
+  ['AS PREDICTED', 'the outcome is the one the playbook\'s table predicts for this release series, from MongoDB\'s source, tickets and release notes (under "What the playbook predicted", with the source; "unverified" where that source could not be read).'],
   ['NOT AS PREDICTED', 'the outcome differs from the prediction: the finding to look into (a changed server, a disturbed measurement or a wrong prediction).'],
+  ['NO PREDICTION', 'the table has no prediction for this server: a release series it does not cover (it covers 4.4 to 8.0) or a server that is not MongoDB (FerretDB). The claim\'s verdict stands; there is nothing to compare it with.'],
 ];
 
 const EVIDENCE = 'Evidence: what a quantitative claim was judged on (points of a sweep, repetitions, spread of the points). Below the minimum its checker declares, the claim is NOT APPLICABLE, never guessed.';
@@ -23,6 +24,9 @@ const EVIDENCE = 'Evidence: what a quantitative claim was judged on (points of a
 function predictionText(v) {
   if (v.prediction === undefined) return 'not recorded (an older report)';
   if (v.prediction === '') return 'not judged';
+  const basis = v.predictionBasis;
+  if (basis && basis.none) return `${v.prediction}: ${basis.none}`;
+  if (basis && basis.source && basis.source.checked === false) return `${v.prediction} (unverified prediction)`;
   return v.prediction;
 }
 
@@ -39,6 +43,7 @@ function lines() {
 const SHORT_PARTS = [
   [['REPRODUCED', 'NOT REPRODUCED'], "did the article's claim hold on this version"],
   [['AS PREDICTED', 'NOT AS PREDICTED'], 'is that what the playbook predicted (NOT AS PREDICTED is the finding)'],
+  [['NO PREDICTION'], 'no prediction for this server or series'],
   [['NOT APPLICABLE'], 'not judged, the reason says why'],
 ];
 const SHORT = SHORT_PARTS.map(([words, text]) => `${words.join(' / ')}: ${text}`).join('; ');

@@ -7,7 +7,7 @@ const fs = require('fs');
 const path = require('path');
 
 const VERDICTS = ['REPRODUCED', 'NOT REPRODUCED', 'NOT APPLICABLE'];
-const PREDICTIONS = ['AS PREDICTED', 'NOT AS PREDICTED'];
+const PREDICTIONS = ['AS PREDICTED', 'NOT AS PREDICTED', 'NO PREDICTION'];
 
 function readResults(dir) {
   const file = path.join(dir, 'results.json');
@@ -84,6 +84,28 @@ function sourceLabel(table) {
   if (!s) return '';
   if (s.kind === 'article') return `The article's own figures${s.setup ? ` (${s.setup})` : ''}: not measured in this run.`;
   return `${s.kind || 'Reference'} figures${s.setup ? ` (${s.setup})` : ''}: not measured in this run.`;
+}
+
+// What the playbook predicted for each judged claim and version, once each:
+// {claim, version, predicted, reason, ref, url, verified} ('' fields where
+// there was no prediction, and reason then says why).
+function predictionRows(results) {
+  const seen = new Set();
+  const out = [];
+  for (const v of results.verdicts || []) {
+    const b = v.predictionBasis;
+    if (!b) continue;
+    const key = `${v.claim}\u0000${v.version}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(b.none
+      ? { claim: v.claim, version: v.version, predicted: 'none', reason: b.none, ref: '', url: '', verified: '' }
+      : {
+        claim: v.claim, version: v.version, predicted: b.holds ? 'holds' : 'does not hold',
+        reason: b.reason, ref: b.source.ref, url: b.source.url, verified: b.source.checked ? 'read in the source' : 'unverified',
+      });
+  }
+  return out;
 }
 
 function verdictCounts(results) {
@@ -183,6 +205,6 @@ function answeringCharts(r, charts) {
 }
 
 module.exports = {
-  VERDICTS, PREDICTIONS, predictionCounts, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
+  VERDICTS, PREDICTIONS, predictionCounts, predictionRows, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
   sourceLabel, verdictCounts, verdictSummary, runSummary, stageLabel, answeringCharts, cellText, gib, hostLine, cpuLine, exists,
 };

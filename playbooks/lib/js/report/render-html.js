@@ -47,7 +47,20 @@ function verdictSection(r, answering) {
   return ['<section id="verdicts"><h2>Verdicts</h2>',
     `<div class="glance"><div>${verdictGlance(r)}\n${shortLegendHtml()}</div>${first ? `\n${figure(first, '', r)}` : ''}</div>`,
     rest.length ? `<div class="side">${rest.map((c) => figure(c, '', r)).join('\n')}</div>` : '',
-    '<h3>Each verdict in detail</h3>', verdictTable(r), legendHtml(), '</section>'].filter(Boolean).join('\n');
+    '<h3>Each verdict in detail</h3>', verdictTable(r), legendHtml(), predictionTable(r), '</section>'].filter(Boolean).join('\n');
+}
+
+// What the table predicted for each judged claim, with its reason and source.
+function predictionTable(r) {
+  const rows = m.predictionRows(r);
+  if (!rows.length) return '';
+  const body = rows.map((p) => `<tr><td>${esc(p.claim)}</td><td>${esc(m.versionLabel(r, p.version))}</td><td>${esc(p.predicted)}</td>`
+    + `<td>${esc(p.reason)}</td><td>${p.url ? `<a href="${esc(p.url)}">${esc(p.ref)}</a> <span class="muted">(${esc(p.verified)})</span>` : ''}</td></tr>`);
+  return `<h3>What the playbook predicted</h3>
+<div class="scroll"><table class="predictions"><thead><tr><th>claim</th><th>version</th><th>predicted</th><th>why</th><th>source</th></tr></thead>
+<tbody>
+${body.join('\n')}
+</tbody></table></div>`;
 }
 
 // The one-line legend beside the verdicts, its words as the badges they explain.
@@ -103,7 +116,7 @@ function figure(c, prefix = '', r = null) {
   const claims = r ? [...new Set((r.verdicts || []).filter((v) => (c.answers || []).includes(v.id)).map((v) => v.claim))] : [];
   return `<figure class="chart" id="chart-${esc(c.name)}" data-chart="${esc(c.name)}">
 ${c.svg}
-<figcaption>${claims.length ? `Answers: ${claims.map((t) => `<q>${esc(t)}</q>`).join(', ')}. ` : ''}${esc(c.title || c.name)}. Spec: <a href="${esc(prefix)}charts/${esc(c.name)}.vl.json">charts/${esc(c.name)}.vl.json</a> (Vega-Lite), image: <a href="${esc(prefix)}charts/${esc(c.name)}.svg">charts/${esc(c.name)}.svg</a></figcaption>
+<figcaption>${claims.length ? `Answers: ${claims.map((t) => `<q>${esc(t)}</q>`).join(', ')}. ` : ''}${esc(c.title || c.name)}. ${c.caption ? `${esc(c.caption)} ` : ''}Spec: <a href="${esc(prefix)}charts/${esc(c.name)}.vl.json">charts/${esc(c.name)}.vl.json</a> (Vega-Lite), image: <a href="${esc(prefix)}charts/${esc(c.name)}.svg">charts/${esc(c.name)}.svg</a></figcaption>
 </figure>`;
 }
 

@@ -18,11 +18,17 @@ function mdTable(table, results) {
 // The verdict columns after claim and version, shared with report.html.
 const VERDICT_HEAD = ['expected for this version', 'observed', "the article's claim", 'as predicted?'];
 
-// A chart as Markdown lines: its image and the spec to restyle it.
+// A chart as Markdown lines: its image, why a series has no line (its
+// caption), and the spec to restyle it.
 function mdChart(c) {
   const out = ['', `### ${c.title || c.name}`, ''];
-  if (c.svg) out.push(`![${c.name}](charts/${c.name}.svg)`, '', `Spec: [charts/${c.name}.vl.json](charts/${c.name}.vl.json) (Vega-Lite: open it in the Vega editor or change it and run playbooks/report)`);
-  else out.push(`Chart ${c.name}: not drawn: ${c.error}.`);
+  if (c.svg) {
+    out.push(`![${c.name}](charts/${c.name}.svg)`, '');
+    if (c.caption) out.push(c.caption, '');
+    out.push(`Spec: [charts/${c.name}.vl.json](charts/${c.name}.vl.json) (Vega-Lite: open it in the Vega editor or change it and run playbooks/report)`);
+  } else {
+    out.push(`Chart ${c.name}: not drawn: ${c.error}.`);
+  }
   return out;
 }
 
@@ -46,6 +52,14 @@ function renderMarkdown(results, charts, dir) {
         + `| **${v.verdict}**${v.reason ? `: ${cell(v.reason)}` : ''} | ${cell(legend.predictionText(v))} |`);
     }
     out.push('', 'How to read a verdict:', '', ...legend.lines().map((l) => `- ${l.replace(/^([A-Z ]+|Evidence):/, '**$1**:')}`));
+    const predicted = m.predictionRows(r);
+    if (predicted.length) {
+      out.push('', '## What the playbook predicted', '', '| claim | version | predicted | why | source |', '|---|---|---|---|---|');
+      for (const p of predicted) {
+        const source = p.url ? `[${cell(p.ref)}](${p.url}) (${p.verified})` : '';
+        out.push(`| ${cell(p.claim)} | ${cell(m.versionLabel(r, p.version))} | ${p.predicted} | ${cell(p.reason)} | ${source} |`);
+      }
+    }
   } else {
     out.push(`No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.`);
   }

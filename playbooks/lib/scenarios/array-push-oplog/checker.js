@@ -7,6 +7,8 @@
 const model = require('./model.js');
 const { versionTag } = require('./common.js');
 const { judge, shortfall } = require('../../js/evidence.js');
+const { predict, predictAcross } = require('../../js/predictions.js');
+const PREDICTIONS = require('./predictions.js');
 
 // "Two orders of magnitude": the article's 1800x blow-up and 440x saving.
 const FIX_RATIO = 100;
@@ -17,55 +19,17 @@ const CURVE = { minPoints: MIN_LENGTHS, pointsOf: 'array lengths' };
 
 const claims = [
   { id: 'push', claim: 'a plain $push replicates the whole array',
-    expected: 'whole array before 2.6; flat from 2.6 (logged positionally)', needs: CURVE },
+    expected: 'bytes grow linearly with the array', needs: CURVE },
   { id: 'push-slice', claim: '$push with $each + $slice (keep the last N) replicates the whole array',
     expected: 'bytes grow linearly with the array', needs: CURVE },
   { id: 'fix', claim: 'the per-second fix cuts replicated bytes by two orders of magnitude vs the whole-array pattern',
     expected: `>= ${FIX_RATIO}x per device-hour (article: 1800x blow-up, 440x less after the fix)`,
     needs: { minPoints: MIN_LENGTHS, pointsOf: 'array lengths of the whole-array pattern' } },
   { id: 'versions', claim: 'every version compared replicates the same patterns whole ($v:1 and $v:2 alike)',
-    expected: 'the same whole-array patterns on every version ($slice/$sort/$position, $pull, $pop), but $addToSet whole only before 7.1',
+    expected: 'the same patterns logged whole on every version compared',
     needs: { minPoints: 2, pointsOf: 'versions', hint: 'give --mongodb-version A,B to compare' } },
 ];
 const NEEDS = Object.fromEntries(claims.map((c) => [c.id, c.needs]));
-
-// A plain $push is logged whole before 2.6 and positionally from 2.6 on
-// ($v:1 update oplog entries); a version that cannot be read predicts 2.6+.
-function pushPredictedWhole(version) {
-  const m = /^(\d+)\.(\d+)/.exec(String(version));
-  return m ? Number(m[1]) * 100 + Number(m[2]) < 206 : false;
-}
-
-// $addToSet is logged as a $set of the whole array until SERVER-72941 (resolved
-// August 2023, after 7.0 branched), and as the appended elements from 7.1 on
-// (addtoset_node.cpp returns kArrayAppendUpdate). Versions on both sides of
-// 7.1 are predicted to differ on it; a version that cannot be read predicts nothing.
-const ADDTOSET_APPENDS_FROM = [7, 1];
-function addToSetSide(version) {
-  const m = /^(\d+)\.(\d+)/.exec(String(version));
-  if (!m) return null;
-  const [major, minor] = [Number(m[1]), Number(m[2])];
-  const [fromMajor, fromMinor] = ADDTOSET_APPENDS_FROM;
-  return major > fromMajor || (major === fromMajor && minor >= fromMinor) ? 'appended' : 'whole';
-}
-
-// The versions claim's prediction for the versions compared: the same
-// whole-array patterns, unless they straddle 2.6 (plain $push) or 7.1 ($addToSet).
-function versionsPrediction(versions) {
-  const sides = versions.map(addToSetSide);
-  const pushSides = versions.map(pushPredictedWhole);
-  const differ = [];
-  if (sides.every((x) => x) && new Set(sides).size > 1) {
-    differ.push(`$addToSet: whole before 7.1, the appended elements from 7.1 (SERVER-72941): ${versions.map((v, i) => `${v} ${sides[i]}`).join(', ')}`);
-  }
-  if (new Set(pushSides).size > 1) differ.push('a plain $push: whole before 2.6, positional from 2.6');
-  return {
-    predicted: differ.length === 0,
-    expected: differ.length
-      ? `different patterns logged whole: ${differ.join('; ')}`
-      : 'the same whole-array patterns on every version compared ($slice/$sort/$position, $pull, $pop; $addToSet on the same side of 7.1)',
-  };
-}
 
 const na = (id, version, observed, why, points = 0) => ({ id, version, observed, result: 'NOT_APPLICABLE', why, evidence: { points } });
 
@@ -114,7 +78,6 @@ function wholeArray(id, version, curves, kinds) {
   }
   return judge(NEEDS[id], { points }, {
     id, version, observed, result: kinds[id] === 'linear' ? 'REPRODUCED' : 'NOT_REPRODUCED',
-    ...(id === 'push' ? { predicted: pushPredictedWhole(version) } : {}),
   });
 }
 
@@ -138,7 +101,7 @@ function fixClaim(version, curves, kinds, fix) {
 }
 
 // Do the versions log the same patterns whole? Only patterns measured on every version count.
-function versionsClaim(kindsByVersion) {
+function versionsClaim(kindsByVersion, results) {
   const versions = Object.keys(kindsByVersion);
   const short = shortfall(NEEDS.versions, { points: versions.length });
   if (short) {
@@ -148,7 +111,8 @@ function versionsClaim(kindsByVersion) {
   const whole = (v) => common.filter((n) => kindsByVersion[v][n] === 'linear').sort();
   const first = whole(versions[0]).join(',');
   return judge(NEEDS.versions, { points: versions.length }, {
-    id: 'versions', version: 'all', ...versionsPrediction(versions),
+    id: 'versions', version: 'all',
+    predicted: predictAcross(PREDICTIONS, 'versions', versions, results, { only: common.map((n) => `whole:${n}`) }),
     observed: versions.map((v) => `${v}: ${whole(v).join(', ') || 'none'}`).join('; '),
     result: versions.every((v) => whole(v).join(',') === first) ? 'REPRODUCED' : 'NOT_REPRODUCED',
   });
@@ -169,11 +133,11 @@ function check(results) {
     out.push(wholeArray('push', label, curves, kinds), wholeArray('push-slice', label, curves, kinds),
       fixClaim(label, curves, kinds, fixOf(results, version)));
   }
-  out.push(versionsClaim(kindsByVersion));
+  out.push(versionsClaim(kindsByVersion, results));
   return out.map((v) => {
     const c = claims.find((x) => x.id === v.id);
-    return { claim: c.claim, expected: c.expected, ...v };
+    return { claim: c.claim, expected: c.expected, predicted: predict(PREDICTIONS, v.id, v.version, results), ...v };
   });
 }
 
-module.exports = { claims, check, FIX_RATIO, MIN_LENGTHS, addToSetSide };
+module.exports = { claims, check, FIX_RATIO, MIN_LENGTHS };

@@ -7,6 +7,8 @@ const path = require('path');
 const { versions, measurement, rows } = require(path.resolve(__dirname, '../../js/results.js'));
 const model = require(path.resolve(__dirname, 'model.js'));
 const { judge, shortfall } = require(path.resolve(__dirname, '../../js/evidence.js'));
+const { predict } = require(path.resolve(__dirname, '../../js/predictions.js'));
+const PREDICTIONS = require(path.resolve(__dirname, 'predictions.js'));
 
 // "Markedly": the fitted CPU per message rises by more than this share of
 // its mean across the sweep. "Pretty much exactly 1000": within this share
@@ -35,23 +37,6 @@ const verdict = (id, version, fields) => ({ id, claim: CLAIM[id].claim, expected
 const decided = (holds) => (holds ? 'REPRODUCED' : 'NOT_REPRODUCED');
 const error = (code, codeName, errmsg) => `${codeName || ''}${code !== undefined && code !== '' ? ` (${code})` : ''} ${errmsg || ''}`.trim();
 
-// What MongoDB's source says for this feature compatibility version:
-// SERVER-20529 (3.2) refused every size change; SERVER-58865 lifted it for
-// FCV >= 5.3 (collection_impl.cpp checks the FCV, not the binary).
-function fcvNumber(fcv) {
-  const m = /^(\d+)\.(\d+)/.exec(String(fcv || ''));
-  return m ? Number(m[1]) * 100 + Number(m[2]) : null;
-}
-
-function expectedGrowth(fcv) {
-  const m = /^(\d+)\.(\d+)/.exec(String(fcv || ''));
-  if (!m) return 'refused below FCV 5.3 (SERVER-20529), allowed from FCV 5.3 (SERVER-58865)';
-  const v = Number(m[1]) * 100 + Number(m[2]);
-  if (v >= 503) return `allowed at FCV ${m[1]}.${m[2]} (SERVER-58865, 5.3+)`;
-  if (v >= 302) return `refused at FCV ${m[1]}.${m[2]} (SERVER-20529, 3.2 to 5.2)`;
-  return 'shrinking allowed, growing refused before 3.2 (MMAPv1 records)';
-}
-
 function grow(results, version) {
   const m = (k) => measurement(results, version, `grow.${k}`);
   const allowed = m('allowed');
@@ -59,16 +44,14 @@ function grow(results, version) {
     return verdict('grow', version, { result: 'NOT_APPLICABLE', why: 'no growth probe was recorded for this version' });
   }
   const fcv = m('featureCompatibilityVersion');
-  const known = fcv === 'unknown' ? null : fcv;
-  // No FCV read: a freshly launched server runs at its own version's FCV.
-  const at = fcvNumber(known) || fcvNumber(version);
+  // The server checks the FCV, not the binary (collection_impl.cpp); with no
+  // FCV read, a freshly launched server runs at its own version's.
+  const known = fcv === 'unknown' ? '' : String(fcv || '');
   return verdict('grow', version, {
-    expected: expectedGrowth(known),
-    // The article's "cannot grow" is predicted to hold only below FCV 5.3.
-    predicted: at === null || at < 503,
-    observed: allowed
+    predictAt: known,
+    observed: `${allowed
       ? `allowed: ${m('oldSizeBytes')} -> ${m('newSizeBytes')} bytes`
-      : `refused: ${error(m('errorCode'), m('errorCodeName'), m('errmsg'))}`,
+      : `refused: ${error(m('errorCode'), m('errorCodeName'), m('errmsg'))}`}${known ? ` (FCV ${known})` : ''}`,
     result: decided(!allowed),
   });
 }
@@ -175,9 +158,12 @@ const CHECKS = { grow, shard, replicate, restart, cpu, delivery, rate };
 function check(results) {
   const out = [];
   for (const version of versions(results)) {
-    for (const c of claims) out.push(CHECKS[c.id](results, version));
+    for (const c of claims) {
+      const { predictAt, ...v } = CHECKS[c.id](results, version);
+      out.push({ ...v, predicted: predict(PREDICTIONS, c.id, v.version, results, { at: predictAt }) });
+    }
   }
   return out;
 }
 
-module.exports = { claims, check, expectedGrowth, CPU_MARKEDLY, RATE_TOLERANCE, CPU_MIN_POINTS };
+module.exports = { claims, check, CPU_MARKEDLY, RATE_TOLERANCE, CPU_MIN_POINTS };

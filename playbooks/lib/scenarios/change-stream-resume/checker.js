@@ -5,6 +5,8 @@
 // cursors). Pure: no server, no I/O.
 const { SPEEDUP, TOGETHER_FRACTION, MIN_SECONDS, arrivals, spread } = require('./model.js');
 const { judge, shortfall } = require('../../js/evidence.js');
+const { predict } = require('../../js/predictions.js');
+const PREDICTIONS = require('./predictions.js');
 
 // "Arrive together" needs two events or more to compare; a speed-up, the
 // first event of both runs; a scan, the server figures of both runs.
@@ -115,7 +117,7 @@ function check(results) {
       scan(label, server.get(version) || []),
     );
   }
-  return out.map((v) => ({ claim: claimOf[v.id].claim, expected: claimOf[v.id].expected, ...v }));
+  return out.map((v) => ({ claim: claimOf[v.id].claim, expected: claimOf[v.id].expected, ...v, predicted: predict(PREDICTIONS, v.id, v.version, results) }));
 }
 
 module.exports = { claims, check };

@@ -6,6 +6,8 @@
 const path = require('path');
 const { versions, rows } = require(path.resolve(__dirname, '../../js/results.js'));
 const { judge, shortfall } = require(path.resolve(__dirname, '../../js/evidence.js'));
+const { predict } = require(path.resolve(__dirname, '../../js/predictions.js'));
+const PREDICTIONS = require(path.resolve(__dirname, 'predictions.js'));
 
 // What the claims call "much faster", "close" and "far slower". The
 // article's own figures are far beyond them: dump 1.46 s, restore 79.8 s
@@ -184,7 +186,7 @@ function check(results) {
     }
     out.push(shapeVerdict(figure, runs, shapes, label));
   }
-  return out;
+  return out.map((v) => ({ ...v, predicted: predict(PREDICTIONS, v.id, v.version, results) }));
 }
 
 module.exports = { claims, check, THRESHOLDS, MIN_RUNS };

@@ -8,6 +8,8 @@ const path = require('path');
 const { versions, measurement, rows } = require(path.resolve(__dirname, '../../js/results.js'));
 const model = require(path.resolve(__dirname, 'model.js'));
 const { judge, shortfall } = require(path.resolve(__dirname, '../../js/evidence.js'));
+const { predict } = require(path.resolve(__dirname, '../../js/predictions.js'));
+const PREDICTIONS = require(path.resolve(__dirname, 'predictions.js'));
 
 // A series is near-constant when the fitted line changes by at most
 // NEAR_CONSTANT_MS over the measured range (durationMillis has 1 ms
@@ -80,6 +82,9 @@ function nearConstant(f, version, grouping, summary) {
   return judged({ result: conclusion(f) === 'near-constant' ? 'REPRODUCED' : 'NOT_REPRODUCED' });
 }
 
+// An incremental refresh's growth is predicted apart from a full one's: chunk grouping changed only it.
+const predictionId = (v) => (v.id === 'linear' && v.kind === 'incremental' ? 'linear:incremental' : v.id);
+
 function check(results) {
   const out = [];
   for (const version of versions(results)) {
@@ -94,10 +99,10 @@ function check(results) {
     const fitList = model.fits(summary);
     const grouping = measurement(results, version, 'chunkGrouping');
     const shardFullMeasurable = measurement(results, version, 'shardFullRefreshMeasurable') !== 0;
-    for (const f of fitList) out.push(linear(f, label, shardFullMeasurable, summary));
+    for (const f of fitList) out.push({ ...linear(f, label, shardFullMeasurable, summary), kind: f.kind });
     for (const f of fitList.filter((x) => x.kind === 'incremental')) out.push(nearConstant(f, label, grouping, summary));
   }
-  return out;
+  return out.map(({ kind, ...v }) => ({ ...v, predicted: predict(PREDICTIONS, predictionId({ ...v, kind }), v.version, results) }));
 }
 
 module.exports = { claims, check, conclusion, NEAR_CONSTANT_MS, NEAR_CONSTANT_RELATIVE, LINEAR_MIN_POINTS, NEAR_CONSTANT_MIN_POINTS };

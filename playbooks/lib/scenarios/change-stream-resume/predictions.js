@@ -1,0 +1,58 @@
+'use strict';
+// change-stream-resume: what each release series is predicted to do with the
+// article's claims (MongoDB 5.2.0 in the article). Read by checker.js, the lab
+// guide's "What changes per version" and docs/predictions.md (playbooks/lib/js/predictions.js).
+const { table } = require('../../js/predictions.js');
+
+const REWRITE = {
+  ref: 'SERVER-56872: the $match rewrite into the oplog scan, behind featureFlagChangeStreamsRewrite (on by default from 5.1, query_feature_flags.idl)',
+  url: 'https://jira.mongodb.org/browse/SERVER-56872',
+  checked: true,
+};
+const KNOB = {
+  ref: 'internalDocumentSourceCursorBatchSizeBytes, 4 MiB since 3.4.2 (SERVER-27406)',
+  url: 'https://jira.mongodb.org/browse/SERVER-27406',
+  checked: true,
+};
+const PBRT = {
+  ref: 'MongoDB manual: resume a change stream (postBatchResumeToken, 4.0.7+)',
+  url: 'https://www.mongodb.com/docs/manual/changeStreams/#resume-a-change-stream',
+  checked: true,
+};
+
+const BEFORE_REWRITE = 'before 5.1 the stream\'s $match runs after the $cursor stage: every 6 MB junk entry enters that stage\'s batch and ends it, so events leave one by one';
+const WITH_REWRITE = 'from 5.1 the stream\'s $match is rewritten into the oplog scan: skipped entries never reach the $cursor stage\'s 4 MB batch, which fills with matching events only';
+
+module.exports = table({
+  scenario: 'change-stream-resume',
+  claims: {
+    A: {
+      spans: [{ from: '4.4', holds: true, reason: 'with the default batch size the opening aggregate returns only when its scan reaches the end of the oplog, so every event it found leaves in that one batch', source: KNOB }],
+    },
+    B: {
+      spans: [{ from: '4.4', holds: true, reason: 'with batchSize 1 the opening aggregate returns as soon as it has one event; the rest follow one getMore each', source: KNOB }],
+    },
+    C: {
+      spans: [
+        { from: '4.4', holds: false, reason: BEFORE_REWRITE, source: REWRITE },
+        { from: '5.1', holds: true, reason: `${WITH_REWRITE}: C's two events share one batch`, source: REWRITE },
+      ],
+    },
+    D: {
+      spans: [
+        { from: '4.4', holds: false, reason: `${BEFORE_REWRITE}: C's first event already leaves early, so lowering the knob has nothing to improve`, source: REWRITE },
+        { from: '5.1', holds: true, reason: `${WITH_REWRITE}; a 128-byte knob ends the batch after the first matching event`, source: REWRITE },
+      ],
+    },
+    E: {
+      spans: [{ from: '4.4', holds: true, reason: 'a postBatchResumeToken (4.0.7+) marks how far the server already scanned, so resuming from it skips what A read', source: PBRT }],
+    },
+  },
+  notes: [
+    { from: '3.4.2', text: 'the default of internalDocumentSourceCursorBatchSizeBytes drops from 16 MB to 4 MB, as the article says', source: KNOB },
+    { from: '4.0.7', text: 'change streams return a postBatchResumeToken (run E resumes from it)', source: PBRT },
+    { from: '6.1', text: 'new streams emit version 2 resume tokens (6.0 emits version 1; v2 there only through a test-only option)', source: { ref: 'SERVER-64970: v2 resume tokens by default', url: 'https://jira.mongodb.org/browse/SERVER-64970', checked: true } },
+    { from: '8.0', text: 'a stream resumed from a version 1 token adopts the higher of its default and the token\'s version, so it emits version 2 once past the token (read in current code, DocumentSourceChangeStream::createFromBson; 7.0 not read)', source: { ref: 'src/mongo/db/pipeline/document_source_change_stream.cpp: createFromBson', url: 'https://github.com/mongodb/mongo/blob/master/src/mongo/db/pipeline/document_source_change_stream.cpp', checked: false } },
+    { from: '8.0', text: 'a multi-document insertMany becomes applyOps entries (the playbook inserts one by one)', source: { ref: 'jstests/change_streams/apply_ops_vectored_insert.js', url: 'https://github.com/mongodb/mongo/blob/3e0ff89ff121d04bdb697eefb2e90cdb91f9ce9e/jstests/change_streams/apply_ops_vectored_insert.js#L6', checked: true } },
+  ],
+});
