@@ -64,9 +64,10 @@ test('a run that left no cursor line is missing', () => {
   assert.deepEqual(model.sumCursors('C', [{ record: 'cursor', changeStream: false }]), { run: 'C', missing: true });
 });
 
-test('notes: the $match pushdown from 5.1 on, and not before', () => {
-  assert.match(model.notes('5.0.30')[0], /^MongoDB 5\.0\.30 \(before 5\.1\) applies the stream's \$match after the \$cursor stage/);
-  assert.match(model.notes('5.1.0')[0], /^MongoDB 5\.1\.0 \(5\.1 or newer\) rewrites the stream's \$match/);
+test('notes: C and D as the predictions table has them, the $match pushdown from 5.1 on and not before', () => {
+  assert.match(model.notes('5.0.30')[0], /^MongoDB 5\.0\.30: C and D are predicted not to hold: before 5\.1 the stream's \$match runs after the \$cursor stage.* \(SERVER-56872: /);
+  assert.match(model.notes('6.0.19')[0], /^MongoDB 6\.0\.19: C and D are predicted to hold: from 5\.1 the stream's \$match is rewritten into the oplog scan/);
+  assert.match(model.notes('5.1.0')[0], /^MongoDB 5\.1\.0: no prediction for 5\.1 \(the table covers 4\.4, 5\.0, 6\.0, 7\.0, 8\.0\)/);
 });
 
 test("notes: a getMore batches by run D's knob again once it has its first result, on every version", () => {

@@ -80,8 +80,8 @@ const SERVER_COLUMNS = ['run', 'cursors', 'commands', 'getMores', 'nreturned', '
 
 // notes(version): what the server does that explains this version's runs, in
 // the report's words (mongodb/mongo):
-// - 5.1 rewrites the stream's $match into the oplog scan (jstests/change_streams/
-//   oplog_rewrite/*, requires_fcv_51).
+// - whether C holds on this version, and why: the predictions table
+//   (predictions.js; 5.1 rewrites the stream's $match into the oplog scan).
 // - internalDocumentSourceCursorBatchSizeBytes ends the $cursor stage's internal
 //   batch only where no awaitData wait is on: document_source_cursor.cpp
 //   (loadBatch) ends the batch after every document while
@@ -93,16 +93,18 @@ const SERVER_COLUMNS = ['run', 'cursors', 'commands', 'getMores', 'nreturned', '
 //   (the Node driver 7 in mongosh: AbstractCursor.fetchBatch), which the
 //   server holds up to 1 s when no maxAwaitTimeMS is given.
 function notes(version) {
-  const [major, minor] = String(version || '0.0').split('.').map(Number);
-  const pushdown = major > 5 || (major === 5 && minor >= 1);
+  const c = predict(PREDICTIONS, 'C', version);
   return [
-    pushdown
-      ? `MongoDB ${version} (5.1 or newer) rewrites the stream's $match on fullDocument into the oplog scan: non-matching entries are dropped before the $cursor stage batches what it read, so the opening aggregate's batch (internalDocumentSourceCursorBatchSizeBytes, 4 MB) fills only with matching events and C's two events leave together unless the knob is lowered (D).`
-      : `MongoDB ${version} (before 5.1) applies the stream's $match after the $cursor stage: every 6 MB junk entry enters that stage's batch and ends it (one entry is over 4 MB), so C's first event should already leave alone and D has little to improve: compare with a 5.1+ version.`,
+    c.none
+      ? `MongoDB ${version}: ${c.none} (the table covers ${PREDICTIONS.series.join(', ')}); C and D depend on whether this release rewrites the stream's $match into the oplog scan (5.1 and later do).`
+      : `MongoDB ${version}: C and D are predicted ${c.holds ? 'to hold' : 'not to hold'}: ${c.reason} (${c.source.ref}).`,
     "internalDocumentSourceCursorBatchSizeBytes bounds the internal batches the $cursor stage reads: the opening aggregate's, and a getMore's once it has its first result. An awaitData getMore still waiting for its first result ends each internal batch after one document; once it has one it batches by the knob again (getmore_cmd.cpp clears shouldWaitForInserts, document_source_cursor.cpp loadBatch). With batchSize 1 that getMore returns the one event, so D differs from C in the opening aggregate only.",
     "E's first answer includes one awaitData getMore: its aggregate comes back empty (nothing after A's postBatchResumeToken), the driver sends a getMore at once, and the server holds it up to 1 s (no maxAwaitTimeMS) waiting for a new entry. About a second there is the wait, not a scan.",
   ];
 }
+
+const { predict } = require('../../js/predictions.js');
+const PREDICTIONS = require('./predictions.js');
 
 module.exports = {
   notes, sumCursors, SERVER_COLUMNS,
