@@ -9,7 +9,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { SERIES, seriesCell, spanAt } = require('./predictions.js');
+const { SERIES, seriesCell } = require('./predictions.js');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SCENARIOS = ['change-stream-resume', 'array-push-oplog', 'capped-pubsub', 'mongodump-raw-bson', 'routing-refresh'];
@@ -24,22 +24,22 @@ function load(name) {
   return { table: require(path.join(dir, 'predictions.js')), claims: require(path.join(dir, 'checker.js')).claims };
 }
 
-// "4.4 to 5.0" for the series a span covers.
-function seriesRange(spans, i) {
-  const inSpan = SERIES.filter((s) => spanAt(spans, s) && spanAt(spans, s).from === spans[i].from);
-  if (!inSpan.length) return `from ${spans[i].from}`;
-  return inSpan.length === 1 ? inSpan[0] : `${inSpan[0]} to ${inSpan[inSpan.length - 1]}`;
+// Each distinct reason once, in the order they first apply; a later one
+// says from which releases it applies (unless it says so itself).
+function whyOf(spans) {
+  const reasons = [...new Set(spans.map((s) => s.reason))];
+  return reasons.map((r, i) => {
+    if (i === 0 || /^(before|from|since) /.test(r)) return r;
+    return `from ${spans.filter((s) => s.reason === r).map((s) => s.from).join(', ')}: ${r}`;
+  }).join('; ');
 }
 
 // One row per claim (and per fact a claim rests on): its word per series,
-// then why, each span's reason, and the sources.
+// then why, and the sources.
 function row(label, spans) {
   const cells = SERIES.map((s) => seriesCell(spans, s).text);
-  const why = spans.length === 1
-    ? spans[0].reason
-    : spans.map((s, i) => (/^(before|from|since) /.test(s.reason) ? s.reason : `${i === 0 ? seriesRange(spans, i) : `from ${s.from}`}: ${s.reason}`)).join('; ');
-  const sources = [...new Map(spans.map((s) => [s.source.url, s.source])).values()].map(link).join('; ');
-  return `| ${cell(label)} | ${cells.join(' | ')} | ${cell(why)} | ${sources} |`;
+  const sources = [...new Map(spans.map((s) => [s.source.ref, s.source])).values()].map(link).join('; ');
+  return `| ${cell(label)} | ${cells.join(' | ')} | ${cell(whyOf(spans))} | ${sources} |`;
 }
 
 // A sameAcross claim's why: its reason, and the changes that make versions on
