@@ -334,13 +334,33 @@ function makeServer(shell, ex) {
 
   // ---- changeStreamResumeCheck ----------------------------------------------
 
-  // 'inside' when the oplog still holds the token's time: the server resumes
-  // only if the oldest entry is not newer than the token (else
-  // ChangeStreamHistoryLost).
-  function tokenPosition(tokenTs, first, last) {
-    if (compareTs(tokenTs, first) < 0) return 'fallen-off';
+  // The replica set's first entry, written by replSetInitiate: a no-op whose o
+  // is exactly {msg: 'initiating set'} (kInitiatingSetMsg, oplog_entry.h). The
+  // server compares o as a whole (binaryEqual), so a no-op with any other field
+  // beside msg is not it.
+  const INITIATING_SET_MSG = 'initiating set';
+
+  function isInitiatingSet(entry) {
+    if (!entry || entry.op !== 'n' || !ex.isDocument(entry.o)) return false;
+    const keys = Object.keys(entry.o);
+    return keys.length === 1 && keys[0] === 'msg' && entry.o.msg === INITIATING_SET_MSG;
+  }
+
+  // Where the token's time lies against the oplog's oldest (first) and newest
+  // (last) entries. Older than the oldest entry, the server still resumes when
+  // that entry is the replica set's 'initiating set' no-op: nothing older was
+  // ever written, so nothing can have fallen off; otherwise it fails
+  // (OplogQueryMinTsMissing, ChangeStreamHistoryLost to a change stream):
+  // initCursorAndAssertTsHasNotFallenOff in
+  // src/mongo/db/exec/classic/collection_scan.cpp.
+  function tokenPosition(tokenTs, first, last, firstIsInitiatingSet = false) {
+    if (compareTs(tokenTs, first) < 0) return firstIsInitiatingSet ? 'before-initiation' : 'fallen-off';
     if (compareTs(tokenTs, last) > 0) return 'ahead';
     return 'inside';
+  }
+
+  function isResumable(position) {
+    return position === 'inside' || position === 'before-initiation';
   }
 
   // Split [from, to] into time slices so a long scan reports progress and
@@ -386,7 +406,15 @@ function makeServer(shell, ex) {
     const at = tsDate(r.timestamp).toISOString();
     if (r.position === 'fallen-off') {
       return `cannot resume: the token's time ${at} is older than the oldest oplog entry ` +
-        `${r.window.first.wall.toISOString()} (ChangeStreamHistoryLost); open a new stream and resync what was missed`;
+        `${r.window.first.wall.toISOString()}, which is not the replica set's 'initiating set' no-op (ChangeStreamHistoryLost); ` +
+        'open a new stream and resync what was missed';
+    }
+    if (r.position === 'before-initiation') {
+      const s = r.scan;
+      const amount = s ? `${s.complete ? '' : 'at least '}${s.entries} entries (${fmt(s.bytes)})` : 'every entry';
+      return `resumable: the token's time ${at} is older than the oldest oplog entry, but that entry is the replica set's ` +
+        `'initiating set' no-op, so the oplog has never been truncated and the server resumes; a resume scans the whole oplog, ${amount}; ` +
+        'the oplog\'s first truncation makes the token fall off (ChangeStreamHistoryLost)';
     }
     if (r.position === 'ahead') {
       return `the token's time ${at} is after the newest oplog entry: it comes from another deployment, ` +
@@ -406,21 +434,30 @@ function makeServer(shell, ex) {
 
   function shapeResume(decoded, window, scan) {
     const ts = decoded.timestamp;
+    const initiating = isInitiatingSet(window.first);
     const out = {
       timestamp: ts,
       tokenType: decoded.tokenType === undefined ? undefined : num(decoded.tokenType),
       version: decoded.version === undefined ? undefined : num(decoded.version),
-      position: tokenPosition(ts, window.first.ts, window.last.ts),
-      window: { first: window.first, last: window.last, seconds: tsSeconds(window.last.ts) - tsSeconds(window.first.ts) },
+      position: tokenPosition(ts, window.first.ts, window.last.ts, initiating),
+      window: {
+        first: { ts: window.first.ts, wall: window.first.wall },
+        last: window.last,
+        seconds: tsSeconds(window.last.ts) - tsSeconds(window.first.ts),
+        firstIsInitiatingSet: initiating,
+      },
     };
     for (const k of ['tokenType', 'version']) if (out[k] === undefined) delete out[k];
-    out.resumable = out.position === 'inside';
-    out.marginSeconds = tsSeconds(ts) - tsSeconds(window.first.ts);
+    out.resumable = isResumable(out.position);
+    // Before the initiation no history is left to lose but the first entry:
+    // the token falls off with the oplog's first truncation.
+    out.marginSeconds = out.position === 'before-initiation' ? 0 : tsSeconds(ts) - tsSeconds(window.first.ts);
     if (scan) out.scan = scan;
     out.advice = resumeAdvice(out);
     return ex.withInspect(out, (x) => {
       const kind = x.tokenType === 0 ? 'high-water mark token' : x.tokenType === 128 ? 'event token' : 'time';
-      const lines = [`${kind} at ${tsText(x.timestamp)}: ${x.resumable ? 'inside' : x.position === 'ahead' ? 'ahead of' : 'outside'} the oplog window ` +
+      const where = { inside: 'inside', 'before-initiation': 'before', ahead: 'ahead of' }[x.position] || 'outside';
+      const lines = [`${kind} at ${tsText(x.timestamp)}: ${where} the oplog window ` +
         `(${x.window.first.wall.toISOString()} to ${x.window.last.wall.toISOString()})`];
       if (x.scan) {
         const same = x.scan.sameCollection !== undefined ? `, ${x.scan.sameCollection} on the token's collection` : '';
@@ -434,7 +471,7 @@ function makeServer(shell, ex) {
 
   return {
     noOplogReason, isPrimary, serverError, parseTime, parseSizeFilter, checkMaxTime, sizePipeline, shapeSizeResult,
-    sessionPipeline, othersPipeline, sessionCaughtUp, shapeRunResult, shapeWindow, tokenPosition, scanSlices, scanPipeline,
+    sessionPipeline, othersPipeline, sessionCaughtUp, shapeRunResult, shapeWindow, isInitiatingSet, tokenPosition, isResumable, scanSlices, scanPipeline,
     addScan, resumeAdvice, shapeResume, tsSeconds, tsIncrement, tsDate, compareTs, makeTs,
   };
 }

@@ -43,19 +43,22 @@ function makeOplog(shell) {
     }
   }
 
-  // The oldest (dir 1) or newest (dir -1) entry's ts and wall: natural order is
-  // insertion order in the capped oplog, so this reads one record.
-  async function edgeEntry(fnName, oplog, dir) {
+  // The oldest (dir 1) or newest (dir -1) entry's ts, wall and op: natural
+  // order is insertion order in the capped oplog, so this reads one record.
+  // `fields` adds to the projection.
+  async function edgeEntry(fnName, oplog, dir, fields) {
     let docs;
     try {
-      const cursor = await oplog.find({}, { ts: 1, wall: 1 });
+      const cursor = await oplog.find({}, { ts: 1, wall: 1, op: 1, ...fields });
       docs = await cursor.sort({ $natural: dir }).limit(1).toArray();
     } catch (err) {
       throw sv.serverError(fnName, err);
     }
     const d = docs[0];
     if (!d) return null;
-    return { ts: d.ts, wall: ex.isDate(d.wall) ? d.wall : sv.tsDate(d.ts) };
+    const out = { ts: d.ts, wall: ex.isDate(d.wall) ? d.wall : sv.tsDate(d.ts), op: d.op };
+    if (d.o !== undefined) out.o = d.o;
+    return out;
   }
 
   async function oplogEdges(fnName, oplog) {
@@ -277,9 +280,21 @@ oplogWindow()
     const budget = sv.checkMaxTime(RESUME, opts.maxTimeMS, 30000);
     const { oplog } = await oplogMember(RESUME);
     const window = await oplogEdges(RESUME, oplog);
+    // A token older than the oldest entry still resumes when that entry is the
+    // 'initiating set' no-op, which only its o tells. o is read for a no-op
+    // alone (a few bytes; an insert's o is a whole document), and only when
+    // the token's time is older. Truncated in between: another entry comes
+    // back, and the token has fallen off.
+    if (sv.compareTs(decoded.timestamp, window.first.ts) < 0 && window.first.op === 'n') {
+      const first = await edgeEntry(RESUME, oplog, 1, { o: 1 });
+      if (first && sv.compareTs(first.ts, window.first.ts) === 0) window.first = first;
+    }
+    const position = sv.tokenPosition(decoded.timestamp, window.first.ts, window.last.ts, sv.isInitiatingSet(window.first));
     let scanned;
-    if (sv.tokenPosition(decoded.timestamp, window.first.ts, window.last.ts) === 'inside') {
-      scanned = await scan(oplog, decoded.timestamp, window.last.ts, decoded.uuid, budget);
+    if (sv.isResumable(position)) {
+      // Before the initiation, a resume reads the whole oplog.
+      const from = position === 'inside' ? decoded.timestamp : window.first.ts;
+      scanned = await scan(oplog, from, window.last.ts, decoded.uuid, budget);
     }
     return sv.shapeResume(decoded, window, scanned);
   }), `
@@ -295,13 +310,21 @@ changeStreamResumeCheck(token, {maxTimeMS})
   Returns {timestamp, tokenType?, version?, position, resumable, window,
            marginSeconds, scan?: {entries, bytes, sameCollection?, complete,
            scannedUntil, ms}, advice}
-    position       inside | fallen-off (older than the oldest entry:
-                   ChangeStreamHistoryLost) | ahead (newer than the newest)
+    position       inside | before-initiation (older than the oldest entry,
+                   which is the replica set's 'initiating set' no-op: the
+                   oplog was never truncated, so the server resumes, reading
+                   the whole oplog) | fallen-off (older than the oldest entry,
+                   which is not that no-op: ChangeStreamHistoryLost) | ahead
+                   (newer than the newest)
+    resumable      true for inside and before-initiation
+    window         {first: {ts, wall}, last: {ts, wall}, seconds,
+                   firstIsInitiatingSet}
     scan           every oplog entry from the token to now, which a resume
                    reads whatever its filter ($bsonSize, counted on the server);
                    sameCollection: entries on the token's collection (by uuid)
     marginSeconds  how much older history the oplog still holds before the
-                   token's time falls off
+                   token's time falls off (0 before the initiation: the
+                   oplog's first truncation drops it)
     advice         one line: e.g. resume from the postBatchResumeToken (4.0.7+)
                    rather than the last event's _id
 

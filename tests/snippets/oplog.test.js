@@ -727,10 +727,48 @@ function oplogTWindow(first, last) {
   };
 }
 
-test('resume: a token older than the oldest entry has fallen off', () => {
+// The first entry of a new replica set's oplog, as db.oplog.rs.findOne()
+// prints it there: replSetInitiate logs the no-op {msg: 'initiating set'}
+// (kInitiatingSetMsg in src/mongo/db/repl/oplog_entry.h) before any term, so
+// it has no t.
+function oplogTInitiatingSet(t) {
+  return { op: 'n', ns: '', o: { msg: 'initiating set' }, ts: Timestamp({ t, i: 1 }), v: Long(2), wall: new Date(t * 1000) };
+}
+
+// The no-op a primary logs on step-up (kNewPrimaryMsg, oplog_entry.h): the
+// oldest entry once truncation has dropped everything before an election.
+function oplogTNewPrimary(t) {
+  return { op: 'n', ns: '', o: { msg: 'new primary' }, ts: Timestamp({ t, i: 1 }), t: Long(1), v: Long(2), wall: new Date(t * 1000) };
+}
+
+// A window whose oldest entry is `entry`, with the fields oplog.js reads of it
+// (ts, wall, op and, for a no-op, o).
+function oplogTWindowFrom(entry, last) {
+  const w = oplogTWindow(entry.ts.getHighBits(), last);
+  w.first = { ts: entry.ts, wall: entry.wall, op: entry.op, o: entry.o };
+  return w;
+}
+
+test('resume: a token older than an oldest entry that is not the \'initiating set\' no-op has fallen off', () => {
   const { sv } = oplogT();
-  const w = oplogTWindow(1000, 2000);
-  assert.strictEqual(sv.tokenPosition(Timestamp({ t: 999, i: 7 }), w.first.ts, w.last.ts), 'fallen-off');
+  const w = oplogTWindowFrom(oplogTNewPrimary(1000), 2000);
+  assert.strictEqual(sv.tokenPosition(Timestamp({ t: 999, i: 7 }), w.first.ts, w.last.ts, sv.isInitiatingSet(w.first)), 'fallen-off');
+});
+
+test('resume: a token older than the \'initiating set\' no-op is before the initiation (collection_scan.cpp isNewRS)', () => {
+  const { sv } = oplogT();
+  const w = oplogTWindowFrom(oplogTInitiatingSet(1000), 2000);
+  assert.strictEqual(sv.tokenPosition(Timestamp({ t: 999, i: 7 }), w.first.ts, w.last.ts, sv.isInitiatingSet(w.first)), 'before-initiation');
+});
+
+test("resume: the initiating entry is op 'n' with o exactly {msg: 'initiating set'} (binaryEqual), nothing less or more", () => {
+  const { sv } = oplogT();
+  const entry = oplogTInitiatingSet(1000);
+  assert.strictEqual(sv.isInitiatingSet(entry), true);
+  assert.strictEqual(sv.isInitiatingSet({ ...entry, op: 'i' }), false);
+  assert.strictEqual(sv.isInitiatingSet({ ...entry, o: { msg: 'initiating set', version: 2 } }), false);
+  assert.strictEqual(sv.isInitiatingSet({ ...entry, o: { msg: 'periodic noop' } }), false);
+  assert.strictEqual(sv.isInitiatingSet({ ts: entry.ts, wall: entry.wall }), false);
 });
 
 test('resume: a token at the oldest entry is still inside (the server needs the entry itself)', () => {
@@ -802,12 +840,28 @@ test('resume advice: a high-water mark token says so', () => {
   assert.match(r.advice, /^resumable from this high-water mark \(postBatchResumeToken\); a resume scans 12 entries/);
 });
 
-test('resume advice: a token that fell off cannot resume', () => {
+test('resume advice: a token older than a truncated oplog cannot resume', () => {
   const { sv } = oplogT();
-  const r = sv.shapeResume({ timestamp: Timestamp({ t: 1644927205, i: 2 }), tokenType: 128 }, oplogTWindow(1646000000, 1646221637));
+  const r = sv.shapeResume({ timestamp: Timestamp({ t: 1644927205, i: 2 }), tokenType: 128 }, oplogTWindowFrom(oplogTNewPrimary(1646000000), 1646221637));
+  assert.strictEqual(r.position, 'fallen-off');
   assert.strictEqual(r.resumable, false);
   assert.strictEqual(r.scan, undefined);
-  assert.match(r.advice, /^cannot resume: the token's time 2022-02-15T12:13:25\.000Z is older than the oldest oplog entry .*ChangeStreamHistoryLost/);
+  assert.strictEqual(r.window.firstIsInitiatingSet, false);
+  assert.match(r.advice, /^cannot resume: the token's time 2022-02-15T12:13:25\.000Z is older than the oldest oplog entry .*not the replica set's 'initiating set' no-op \(ChangeStreamHistoryLost\)/);
+});
+
+test('resume advice: a token older than a never-truncated oplog resumes, reading the whole oplog', () => {
+  const { sv } = oplogT();
+  const w = oplogTWindowFrom(oplogTInitiatingSet(1646000000), 1646221637);
+  const r = sv.shapeResume({ timestamp: Timestamp({ t: 1644927205, i: 2 }), tokenType: 128 }, w,
+    { entries: 40, bytes: 8000, complete: true, scannedUntil: w.last.ts });
+  assert.strictEqual(r.position, 'before-initiation');
+  assert.strictEqual(r.resumable, true);
+  assert.strictEqual(r.marginSeconds, 0);
+  assert.strictEqual(r.window.firstIsInitiatingSet, true);
+  oplogTEqual(Object.keys(r.window.first), ['ts', 'wall']);
+  assert.match(r.advice, /^resumable: the token's time 2022-02-15T12:13:25\.000Z is older than the oldest oplog entry, but that entry is the replica set's 'initiating set' no-op.*a resume scans the whole oplog, 40 entries/);
+  assert.match(oplogTInspect(r), /: before the oplog window/);
 });
 
 test('resume advice: a token ahead of the oplog points at the wrong deployment or lag', () => {
