@@ -288,6 +288,30 @@ test('docs/mongodb-facts.md does not say $addToSet logs the whole array on every
   for (const row of rows) assert.doesNotMatch(row, /\| whole array \| whole array \|\s*$/, row);
 });
 
+// A tailable cursor survives an empty first batch unless its collection has
+// no records (shouldSaveCursor in src/mongo/db/query/find.cpp): "dies if its
+// first batch is empty" was too broad.
+const WRONG_TAILABLE = /dies if its first batch is empty|(?:empty first batch|first batch is empty)[^.]{0,80}\b(?:dies|closes|is closed|kills)\b/i;
+
+function docsAndGuides() {
+  const files = [
+    ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f)),
+    ...fs.readdirSync(path.join(ROOT, 'playbooks')).filter((f) => f.endsWith('.md')).map((f) => path.join('playbooks', f)),
+    path.join('snippets', 'README.md'),
+  ];
+  return files.map((f) => [f, fs.readFileSync(path.join(ROOT, f), 'utf8').replace(/\s+/g, ' ')]);
+}
+
+test('no doc or guide says an empty first batch kills a tailable cursor', () => {
+  for (const [file, text] of docsAndGuides()) assert.doesNotMatch(text, WRONG_TAILABLE, file);
+});
+
+test('docs/mongodb-facts.md gives the condition a tailable cursor is closed on, linked to shouldSaveCursor', () => {
+  const facts = fs.readFileSync(path.join(ROOT, 'docs', 'mongodb-facts.md'), 'utf8').replace(/\s+/g, ' ');
+  assert.match(facts, /numRecords\(opCtx\) != 0U/);
+  assert.match(facts, /\(https:\/\/github\.com\/mongodb\/mongo\/blob\/[0-9a-f]{40}\/src\/mongo\/db\/query\/find\.cpp\),? `shouldSaveCursor`/);
+});
+
 test('the lab-guide standard is linked from docs/README.md and the README', () => {
   assert.ok(fs.existsSync(path.join(ROOT, 'docs', 'lab-guides.md')));
   assert.match(fs.readFileSync(path.join(ROOT, 'docs', 'README.md'), 'utf8'), /\(lab-guides\.md\)/);
