@@ -43,3 +43,25 @@ test('a value that is no number is refused, not compared as a string', () => {
   const err = test.thrown(() => compareValues('10', 9));
   assert.match(err.message, /^exactValue: not a number: 10$/);
 });
+
+// What collStatsSummary returns for a collection whose $collStats failed
+// (snippets/lib/stats.js collStats): no figures, the server's message.
+const STATS_ERROR_ROW = { ns: 'dba_lab_seed_stats.locked', type: 'collection', error: 'not authorized on dba_lab_seed_stats to execute command { aggregate: "locked", pipeline: [ { $collStats: { storageStats: {} } } ] }' };
+
+test("compareValues given collStatsSummary's error row fails an assertion that names the collection and its error", () => {
+  const err = test.thrown(() => compareValues(STATS_ERROR_ROW, 0));
+  assert.ok(err instanceof assert.AssertionError, `${err.name}: ${err.message}`);
+  assert.strictEqual(err.message, `compareValues: dba_lab_seed_stats.locked has no figures: collStatsSummary could not read it: ${STATS_ERROR_ROW.error}`);
+});
+
+test('assertSameValue given an error row fails that assertion too, not a TypeError', () => {
+  const err = test.thrown(() => assertSameValue(STATS_ERROR_ROW, 200, 'count'));
+  assert.ok(err instanceof assert.AssertionError, `${err.name}: ${err.message}`);
+  assert.match(err.message, /^assertSameValue: dba_lab_seed_stats\.locked has no figures: collStatsSummary could not read it: not authorized/);
+});
+
+test('sumValues over shard rows with an error row fails an assertion naming that row, not a TypeError', () => {
+  const err = test.thrown(() => sumValues([Long(1), STATS_ERROR_ROW]));
+  assert.ok(err instanceof assert.AssertionError, `${err.name}: ${err.message}`);
+  assert.match(err.message, /^sumValues: dba_lab_seed_stats\.locked has no figures: collStatsSummary could not read it: not authorized/);
+});
