@@ -173,7 +173,8 @@ stage_analyze() {
 }
 
 stage_report() {
-  pb::chart cpu-vs-subscribers --table cpu --x subscribers --y cpu_ms_per_msg --group mode --answers cpu \
+  # No line through fewer points than the cpu verdict judges a trend on.
+  pb::chart cpu-vs-subscribers --table cpu --x subscribers --y cpu_ms_per_msg --group mode --answers cpu --trend-of cpu \
     --title "Server CPU per published message" --xlabel "subscribers" --ylabel "CPU ms per message"
   pb::chart p99-vs-subscribers --table delivery --x subscribers --y p99_ms --group mode \
     --title "End-to-end delivery latency p99" --xlabel "subscribers" --ylabel "ms"

@@ -20,6 +20,11 @@ measure_sweep() {
   pb::mongosh_stage --nodb "${SCEN}/measure.js" "dir=${SWEEP}" declare=1 "article=${SCEN}/article.json"
 }
 
+# The trend a chart record carries (pb::chart --trend-of), as compact JSON.
+records_of_chart() {
+  jq -c --arg n "$1" 'select(.type == "chart" and .name == $n) | .trend' "$PB_RECORDS"
+}
+
 setup_playbook() {
   load_playbook capped-pubsub
   # shellcheck disable=SC2034 # read by the framework (the records' version)
@@ -59,4 +64,13 @@ restart NOT APPLICABLE 7.0.42
 cpu NOT APPLICABLE 7.0.42
 delivery REPRODUCED 7.0.42
 rate REPRODUCED 7.0.42"
+}
+
+@test "the CPU chart's lines follow the cpu claim's needs from checker.js, not a number of their own" {
+  setup_playbook
+  stage_report
+  run records_of_chart cpu-vs-subscribers
+  assert_success
+  assert_output "$(node -e 'const n = require(process.argv[1]).claims.find((c) => c.id === "cpu").needs;
+    process.stdout.write(JSON.stringify({claim: "cpu", minPoints: n.minPoints, pointsOf: n.pointsOf}))' "${SCEN}/checker.js")"
 }

@@ -5,6 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const charts = require('../../playbooks/lib/js/report/charts');
 const { axisLabels } = require('./lib/svg-axis');
+const cappedPubsub = require('../../playbooks/lib/scenarios/capped-pubsub/checker');
 
 const table = (rows) => ({ title: 'T', columns: ['run', 'x', 'y', 'z'], rows });
 const chart = (o) => ({ name: 'c', table: 't', x: 'x', y: ['y'], group: '', title: 'C', xlabel: 'X', ylabel: 'Y', logx: false, logy: false, style: 'linespoints', ...o });
@@ -119,4 +120,42 @@ test('a long title wraps instead of widening the drawing (which would shrink the
   const width = async (title) => Number((await charts.render(chart({ title }), { tables: { t } })).svg.match(/^<svg [^>]*width="([\d.]+)"/)[1]);
   const long = 'Routing refresh duration (server durationMillis, median) vs chunk count, first query through mongos after the refresh';
   assert.equal(await width(long), await width('Short'));
+});
+
+// capped-pubsub's CPU chart as pb::chart --trend-of cpu records it: the cpu
+// claim's needs, taken from its checker.
+const CPU_NEEDS = cappedPubsub.claims.find((c) => c.id === 'cpu').needs;
+const cpuChart = () => chart({ group: 'run', answers: ['cpu'], trend: { claim: 'cpu', minPoints: CPU_NEEDS.minPoints, pointsOf: CPU_NEEDS.pointsOf } });
+const subscribers = (n) => [1, 10, 20, 40, 80, 160].slice(0, n);
+const sweep = (mode, n) => subscribers(n).map((x, i) => ({ version: '', values: [mode, x, 0.1 * (i + 1), 0] }));
+const lineMarks = (svg) => svg.match(/<path [^>]*aria-roledescription="line mark"[^>]*>/g) || [];
+const pointMarks = (svg) => (svg.match(/aria-roledescription="point"/g) || []).length;
+const BELOW = CPU_NEEDS.minPoints - 1;
+
+test("a series with fewer points than the trend claim's minimum (two of three) is drawn as points, without a line", async () => {
+  const r = await charts.render(cpuChart(), { tables: { t: table(sweep('capped', BELOW)) } });
+  assert.equal(lineMarks(r.svg).length, 0);
+  assert.equal(pointMarks(r.svg), BELOW);
+});
+
+test("the chart's caption says why a series has no line: the claim, its minimum and what the points are", async () => {
+  const r = await charts.render(cpuChart(), { tables: { t: table(sweep('capped', BELOW)) } });
+  assert.equal(r.caption, `No line through capped (${BELOW} points): the cpu verdict judges a trend only on at least `
+    + `${CPU_NEEDS.minPoints} ${CPU_NEEDS.pointsOf}.`);
+});
+
+test("a series with the trend claim's minimum of points (three) keeps its line, and the caption says nothing of it", async () => {
+  const r = await charts.render(cpuChart(), { tables: { t: table(sweep('capped', CPU_NEEDS.minPoints)) } });
+  assert.equal(lineMarks(r.svg).length, 1);
+  assert.equal(pointMarks(r.svg), CPU_NEEDS.minPoints);
+  assert.equal(r.caption, undefined);
+});
+
+test('beside a series too short for a line, a long enough one keeps its line', async () => {
+  const rows = [...sweep('capped', BELOW), ...sweep('changestream', CPU_NEEDS.minPoints)];
+  const r = await charts.render(cpuChart(), { tables: { t: table(rows) } });
+  const lines = lineMarks(r.svg);
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /aria-label="[^"]*\bseries: changestream\b/);
+  assert.match(r.caption, /^No line through capped \(/);
 });

@@ -58,6 +58,39 @@ function countAxis(values, log) {
   return { tickCount: Math.max(1, Math.min(span, 10)), format: ',d' };
 }
 
+// A chart whose line stands for a claim's trend (pb::chart --trend-of) carries
+// that claim's least number of points, as its checker declares it (needs):
+// a line through fewer points than the verdict judges on would show a trend
+// the verdict refuses. Each series (per version panel) below it is drawn as
+// points alone. Returns the series too short for a line.
+function shortSeries(chart, data) {
+  const min = chart.trend && chart.trend.minPoints;
+  if (!Number.isInteger(min) || min < 1) return [];
+  const counts = new Map();
+  for (const d of data) {
+    const key = JSON.stringify([d.version, d.series]);
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  const short = [];
+  for (const [key, n] of counts) {
+    if (n >= min) continue;
+    const [version, series] = JSON.parse(key);
+    short.push({ version, series, points: n });
+  }
+  return short;
+}
+
+// Why a series has no line, for the chart's caption; '' when every one has it.
+function trendCaption(chart, data) {
+  const short = shortSeries(chart, data);
+  if (!short.length) return '';
+  const several = facetByVersion(chart, data);
+  const names = short.map((s) => `${[s.series || chart.y.join(', '), several ? `on ${s.version}` : ''].filter(Boolean).join(' ')} `
+    + `(${s.points} point${s.points === 1 ? '' : 's'})`);
+  const t = chart.trend;
+  return `No line through ${names.join(', ')}: the ${t.claim} verdict judges a trend only on at least ${t.minPoints} ${t.pointsOf || 'points'}.`;
+}
+
 // opts.yDomain: [min, max] shared with other charts of the same quantity
 // (a comparison page).
 function spec(chart, table, opts = {}) {
@@ -94,8 +127,22 @@ function spec(chart, table, opts = {}) {
     },
     tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'y' }],
   };
-  const mark = MARKS[chart.style] || MARKS.linespoints;
-  if (mark.type === 'line') encoding.order = { field: 'x' };
+  let mark = MARKS[chart.style] || MARKS.linespoints;
+  let layer = null;
+  const short = mark.type === 'line' ? shortSeries(chart, data) : [];
+  if (short.length) {
+    const isShort = (d) => short.some((s) => s.version === d.version && s.series === d.series);
+    for (const d of data) d.trend = !isShort(d);
+    const dots = { type: 'point', filled: true, size: 35 };
+    if (data.some((d) => d.trend)) {
+      layer = [{ mark: dots }, { mark: { type: 'line' }, transform: [{ filter: 'datum.trend' }], encoding: { order: { field: 'x' } } }];
+    } else {
+      mark = dots;
+    }
+  } else if (mark.type === 'line') {
+    encoding.order = { field: 'x' };
+  }
+  const drawing = layer ? { encoding, layer } : { mark, encoding };
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: { text: titleLines(chart.title || chart.name) },
@@ -115,11 +162,11 @@ function spec(chart, table, opts = {}) {
     return {
       ...base,
       facet: { column: { field: 'version', type: 'nominal', title: 'MongoDB version' } },
-      spec: { width: 300, height: 220, mark, encoding },
+      spec: { width: 300, height: 220, ...drawing },
       resolve: { scale: { x: 'shared', y: 'shared' } },
     };
   }
-  return { ...base, width: 560, height: 280, mark, encoding };
+  return { ...base, width: 560, height: 280, ...drawing };
 }
 
 // A long title on lines of at most 45 characters: Vega sizes the drawing to
@@ -156,8 +203,9 @@ async function toSvg(vlSpec) {
   }
 }
 
-// {name, title, answers, spec, svg, points} for one chart record, or {error}
-// when its table is missing or has nothing to draw. opts as for spec.
+// {name, title, answers, spec, svg, points, caption?} for one chart record, or
+// {error} when its table is missing or has nothing to draw. caption: why a
+// series has no line. opts as for spec.
 async function render(chart, results, opts = {}) {
   const head = { name: chart.name, title: chart.title, answers: chart.answers || [] };
   const table = (results.tables || {})[chart.table];
@@ -165,7 +213,10 @@ async function render(chart, results, opts = {}) {
   const vl = spec(chart, table, opts);
   const points = (vl.data.values || []).length;
   if (points === 0) return { ...head, spec: vl, error: `table ${chart.table} has no numeric ${chart.x}/${chart.y.join(',')} values` };
-  return { ...head, spec: vl, svg: await toSvg(vl), points };
+  const drawn = { ...head, spec: vl, svg: await toSvg(vl), points };
+  const style = MARKS[chart.style] || MARKS.linespoints;
+  const caption = style.type === 'line' ? trendCaption(chart, vl.data.values) : '';
+  return caption ? { ...drawn, caption } : drawn;
 }
 
 // Charts of the same quantity (y columns and unit) redrawn on one y scale, so
