@@ -71,9 +71,15 @@ function guideBlock(name) {
       out.push(row(`${claim.claim} (${id.split(':')[1]})`, f.spans));
     }
   }
+  const factHead = [`| fact | ${SERIES.join(' | ')} | why | source |`, `|---|${SERIES.map(() => '---').join('|')}|---|---|`];
   if (facts.length) {
-    out.push('', 'The facts the versions claim rests on:', '', `| fact | ${SERIES.join(' | ')} | why | source |`, `|---|${SERIES.map(() => '---').join('|')}|---|---|`);
+    out.push('', 'The facts the versions claim rests on:', '', ...factHead);
     for (const id of facts) out.push(row(table.facts[id].label || id, table.facts[id].spans));
+  }
+  const others = Object.keys(table.facts).filter((id) => !facts.includes(id) && !table.claims[id.split(':')[0]]);
+  if (others.length) {
+    out.push('', 'Facts the real-server tests expect:', '', ...factHead);
+    for (const id of others) out.push(row(table.facts[id].label || id, table.facts[id].spans));
   }
   if (table.notes.length) {
     out.push('', 'Other changes that decide no claim:', '', '| from | what changes for this lab | source |', '|---|---|---|');

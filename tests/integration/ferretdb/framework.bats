@@ -37,7 +37,12 @@ db_exists() {
     refute_line --regexp '^==> [a-z]+ \([0-9]'
   fi
   assert_line --partial "wrote 10 documents into ${DB}.items"
-  assert_line --regexp 'REPRODUCED, AS PREDICTED: every written document is counted \[(FerretDB v[0-9.]+|[0-9.]+)\] \(expected counted = written, observed 10 of 10\)'
+  # The predictions tables are MongoDB's: FerretDB gets none, and the line says so.
+  if [[ "$output" == *"--uri reachable: FerretDB"* ]]; then
+    assert_line --regexp 'REPRODUCED, NO PREDICTION: every written document is counted \[FerretDB v[0-9.]+\] \(expected counted = written, observed 10 of 10\)'
+  else
+    assert_line --regexp 'REPRODUCED, AS PREDICTED: every written document is counted \[[0-9.]+\] \(expected counted = written, observed 10 of 10\)'
+  fi
   assert_line --partial "dropped ${DB}"
   run jq -r '[.status, .environment.topology.type, (.environment.versions[0].server | test("^[0-9]+\\.[0-9]+")),
     (.verdicts | map(.verdict) | join(",")), (.tables.sizes.rows | length)] | map(tostring) | join(" ")' "${REPORT}/results.json"

@@ -72,7 +72,27 @@ assert_complete_report() {
   assert_output ''
   jq -e '[.verdicts[] | select(.verdict != "NOT APPLICABLE")] | length > 0' "$RESULTS" >/dev/null \
     || fail "every verdict is NOT APPLICABLE: nothing was decided from a measurement"
+  # The lane runs the series the predictions tables cover: every judged claim
+  # is compared with its table's prediction, none is left without one.
+  run jq -r '.verdicts[] | select(.verdict != "NOT APPLICABLE" and (.prediction != "AS PREDICTED" and .prediction != "NOT AS PREDICTED"))
+    | "\(.claim) [\(.version)]: \(.prediction // "no prediction recorded") \(.predictionBasis.none // "")"' "$RESULTS"
+  assert_success
+  assert_output ''
   [ -s "$(dirname "$RESULTS")/report.md" ] || fail "no report.md"
+}
+
+# assert_as_predicted ID...: the claims whose outcome does not depend on the
+# machine's speed (an error code, a log format, a count) went as the
+# predictions table says for this release; a NOT AS PREDICTED there is a
+# wrong table row or a changed server, never noise.
+assert_as_predicted() {
+  local id
+  for id in "$@"; do
+    run jq -r --arg id "$id" '.verdicts[] | select(.id == $id and .verdict != "NOT APPLICABLE" and .prediction != "AS PREDICTED")
+      | "\(.claim) [\(.version)]: \(.verdict), \(.prediction); predicted: \(.predictionBasis.reason // .predictionBasis.none)"' "$RESULTS"
+    assert_success
+    assert_output ''
+  done
 }
 
 @test "array-push-oplog --scale tiny: a complete report from real oplog entries" {
@@ -81,6 +101,7 @@ assert_complete_report() {
   assert_complete_report
   jq -e '[.measurements[] | select(.key | startswith("kind."))] | length >= 9' "$RESULTS" >/dev/null || fail "curves not classified"
   jq -e '[.verdicts[] | select(.claim | test("plain \\$push"))][0].verdict != "NOT APPLICABLE"' "$RESULTS" >/dev/null || fail "the plain \$push claim was not decided"
+  assert_as_predicted push push-slice
 }
 
 @test "capped-pubsub --scale tiny: a complete report with both fan-outs and the restart" {
@@ -89,6 +110,7 @@ assert_complete_report() {
   assert_complete_report
   jq -e '[.tables.cpu.rows[]] | length == 4' "$RESULTS" >/dev/null || fail "not 2 points x 2 modes"
   jq -e '[.verdicts[] | select(.claim | test("after a restart"))][0].verdict != "NOT APPLICABLE"' "$RESULTS" >/dev/null || fail "the restart claim was not decided"
+  assert_as_predicted grow replicate restart
 }
 
 @test "change-stream-resume --scale tiny: a complete report, all five runs measured" {
