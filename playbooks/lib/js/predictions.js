@@ -18,7 +18,7 @@
 //       },
 //     },
 //     facts: { addToSetWhole: { spans: [...] } },  // version facts that are not claims (tests read them)
-//     notes: [{ from: '6.1', text: '...', source: SOURCE }],  // guide rows that decide no claim
+//     notes: [{ from: '6.1' | 'all', text: '...', source: SOURCE }],  // guide rows that decide no claim
 //   });
 //
 // SOURCE is { ref: 'SERVER-58865' | 'src/mongo/...: function', url, checked }:
@@ -95,7 +95,7 @@ function table(t) {
     else checkSpans(c && c.spans, `${t.scenario} claim ${id}`);
   }
   (t.notes || []).forEach((n, i) => {
-    if (!parse(n.from) || !isText(n.text)) throw new PredictionError(`${t.scenario} note ${i + 1}: needs from and text`);
+    if (!(n.from === 'all' || parse(n.from)) || !isText(n.text)) throw new PredictionError(`${t.scenario} note ${i + 1}: needs from (a release, or 'all') and text`);
     checkSource(n.source, `${t.scenario} note ${i + 1}`);
   });
   return Object.freeze({ facts: {}, notes: [], ...t, series: SERIES });
