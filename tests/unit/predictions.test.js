@@ -105,3 +105,17 @@ test('the capped-pubsub guide predicts the in-memory claim wrong on every series
   for (const s of P.SERIES) assert.equal(P.predict(t, 'restart', `${s}.0`).holds, false, s);
   assert.match(MD.guideBlock('capped-pubsub'), /^\| capped collections are in-memory only[^|]*\| does not hold \| does not hold \| does not hold \| does not hold \| does not hold \|/m);
 });
+
+test('change-stream-resume.md: a stream resumed from a v1 token adopts the higher version, it does not keep v1', () => {
+  const guide = fs.readFileSync(path.join(ROOT, 'playbooks', 'change-stream-resume.md'), 'utf8').replace(/\s+/g, ' ');
+  assert.doesNotMatch(guide, /keeps v1/);
+  assert.match(guide, /adopts the higher of its default and the token's version/);
+  assert.match(guide, /\| 6\.1 \| new streams emit version 2 tokens|new streams emit version 2 tokens/);
+});
+
+test('capped-pubsub.md: the 256-byte rounding is the older code\'s, which always rounds; SERVER-67246 relaxes it', () => {
+  const guide = fs.readFileSync(path.join(ROOT, 'playbooks', 'capped-pubsub.md'), 'utf8');
+  assert.doesNotMatch(guide, /newer code \| the server may round/);
+  assert.match(guide, /^\| 4\.4 \| the server rounds a capped size up to a multiple of 256 .*always rounds in 5\.0-era code/m);
+  assert.match(guide, /^\| 6\.2 \| the rounding is behind featureFlagCappedCollectionsRelaxedSize/m);
+});
