@@ -181,7 +181,7 @@ test('the index lists every report newest first, with links and verdicts', async
   for (const l of links(html)) assert.ok(fs.existsSync(path.join(root, l)), `${l} exists`);
   assert.equal(links(html).length, 5);
   const capped = html.slice(html.indexOf('<td><code>capped-pubsub'), html.indexOf('</tr>', html.indexOf('<td><code>capped-pubsub')));
-  assert.match(capped, /<td>2 <span class="verdict v-held">REPRODUCED<\/span> 5 <span class="verdict v-na">NOT APPLICABLE<\/span><\/td>$/);
+  assert.match(capped, /<td>2 <span class="verdict v-held">REPRODUCED<\/span> 5 <span class="verdict v-na">NOT APPLICABLE<\/span><br>2 <span class="verdict v-na">NO PREDICTION<\/span><\/td>$/);
   assert.match(capped, /<td>FerretDB v1\.24\.2 \(presents itself as MongoDB 7\.0\.42\)<\/td>/);
 });
 
@@ -279,12 +279,12 @@ test('report.md and report.html say what the playbook predicted per claim, why, 
   const md = fs.readFileSync(path.join(out.dir, 'report.md'), 'utf8');
   const section = md.slice(md.indexOf('## What the playbook predicted'));
   assert.match(section, /^\| claim \| version \| predicted \| why \| source \|$/m);
-  assert.match(section, /^\| documents in a capped collection cannot grow \| 7\.0\.42 \| does not hold \| at feature compatibility version 5\.3 and later .* \| \[SERVER-58865: .*\]\(https:\/\/jira\.mongodb\.org\/browse\/SERVER-58865\) \(read in the source\) \|$/m);
+  assert.match(section, /^\| documents in a capped collection cannot grow \| 7\.0\.42 \| does not hold \| at feature compatibility version 5\.3 and later .* \| SERVER-58865: .*: `https:\/\/jira\.mongodb\.org\/browse\/SERVER-58865` \(read in the source\) \|$/m);
   assert.match(section, /^\| publishers keep the target write rate \| 7\.0\.42 \| holds \| .* \(unverified\) \|$/m);
   assert.match(md, /^\| publishers keep the target write rate \| .* \| \*\*REPRODUCED\*\* \| AS PREDICTED \(unverified prediction\) \|$/m);
   const html = fs.readFileSync(path.join(out.dir, 'report.html'), 'utf8');
   assert.match(html, /<h3>What the playbook predicted<\/h3>/);
-  assert.match(html, /<a href="https:\/\/jira\.mongodb\.org\/browse\/SERVER-58865">SERVER-58865: [^<]*<\/a> <span class="muted">\(read in the source\)<\/span>/);
+  assert.match(html, /SERVER-58865: [^<]*<br><code>https:\/\/jira\.mongodb\.org\/browse\/SERVER-58865<\/code> <span class="muted">\(read in the source\)<\/span>/);
 });
 
 test('on FerretDB every judged claim reads NO PREDICTION, naming the server, never a MongoDB prediction', async () => {
@@ -292,6 +292,8 @@ test('on FerretDB every judged claim reads NO PREDICTION, naming the server, nev
   const md = fs.readFileSync(path.join(out.dir, 'report.md'), 'utf8');
   assert.match(md, /^\| documents in a capped collection cannot grow \| .* \| \*\*NOT REPRODUCED\*\* \| NO PREDICTION: no prediction for FerretDB v1\.24\.2 \|$/m);
   assert.doesNotMatch(md, /\| (NOT )?AS PREDICTED/);
+  assert.match(md, /^No prediction: no prediction for FerretDB v1\.24\.2 \(the predictions tables cover MongoDB 4\.4 to 8\.0\)\.$/m);
+  assert.equal(md.match(/No prediction: /g).length, 1, 'said once, not once per claim');
   const html = fs.readFileSync(path.join(out.dir, 'report.html'), 'utf8');
   assert.match(html, /<span class="verdict v-na">NO PREDICTION<\/span><span class="muted">: no prediction for FerretDB v1\.24\.2<\/span>/);
   assert.doesNotMatch(html, /class="verdict v-(yes|no)">(NOT )?AS PREDICTED<\/span><\/td>/);
@@ -321,12 +323,29 @@ test('every report has the legend of the verdict words, in Markdown and in HTML'
 });
 
 test('an older results.json, whose verdicts have no prediction, still renders and says so', async () => {
-  const { out } = await rendered;
-  const md = fs.readFileSync(path.join(out['mongodump-raw-bson'].dir, 'report.md'), 'utf8');
-  assert.ok(out['mongodump-raw-bson'].results.verdicts.every((v) => v.prediction === undefined), 'the fixture is an older report');
-  assert.match(md, /\| \*\*NOT REPRODUCED\*\* \| not recorded \(an older report\) \|$/m);
-  const html = fs.readFileSync(path.join(out['mongodump-raw-bson'].dir, 'report.html'), 'utf8');
+  const { md, html } = await cappedWith((r) => {
+    for (const v of r.verdicts) {
+      delete v.prediction;
+      delete v.predictionBasis;
+    }
+  });
+  assert.match(md, /\| \*\*REPRODUCED\*\* \| not recorded \(an older report\) \|$/m);
+  assert.doesNotMatch(md, /## What the playbook predicted/);
   assert.match(html, /<td><span class="muted">not recorded \(an older report\)<\/span><\/td><\/tr>/);
+});
+
+test('every example report carries a prediction, or says there is none, for each judged claim', async () => {
+  const { out } = await rendered;
+  const withJudged = PLAYBOOKS.filter((p) => out[p].results.verdicts.some((v) => v.verdict !== 'NOT APPLICABLE'));
+  assert.ok(withJudged.length >= 4, withJudged.join(', '));
+  for (const p of withJudged) {
+    const judged = out[p].results.verdicts.filter((v) => v.verdict !== 'NOT APPLICABLE');
+    for (const v of judged) assert.ok(['AS PREDICTED', 'NOT AS PREDICTED', 'NO PREDICTION'].includes(v.prediction), `${p} ${v.claim}: ${v.prediction}`);
+  }
+  for (const p of ['capped-pubsub', 'mongodump-raw-bson']) {
+    const md = fs.readFileSync(path.join(out[p].dir, 'report.md'), 'utf8');
+    assert.match(md, /No prediction: no prediction for FerretDB v1\.24\.2/, p);
+  }
 });
 
 // The capped-pubsub example with CHANGE applied to its results.json, rendered.

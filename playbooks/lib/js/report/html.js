@@ -23,11 +23,13 @@ function verdictBadge(verdict) {
   return `<span class="verdict ${VERDICT_CLASS[verdict] || 'v-na'}">${esc(verdict)}</span>`;
 }
 
-// A verdict record's prediction; plain words where it has none.
-function predictionBadge(v) {
+// A verdict record's prediction; plain words where it has none. short: the
+// word alone (the verdicts at a glance), without why there is none or
+// that it is unverified.
+function predictionBadge(v, { short = false } = {}) {
   const cls = PREDICTION_CLASS[v.prediction];
   if (!cls) return `<span class="muted">${esc(predictionText(v))}</span>`;
-  const more = predictionText(v).slice(v.prediction.length);
+  const more = short ? '' : predictionText(v).slice(v.prediction.length);
   return `<span class="verdict ${cls}">${esc(v.prediction)}</span>${more ? `<span class="muted">${esc(more)}</span>` : ''}`;
 }
 

@@ -87,25 +87,29 @@ function sourceLabel(table) {
 }
 
 // What the playbook predicted for each judged claim and version, once each:
-// {claim, version, predicted, reason, ref, url, verified} ('' fields where
-// there was no prediction, and reason then says why).
+// {rows: [{claim, version, predicted, reason, ref, url, verified}], none:
+// [why there was no prediction, once per reason]} (a run on FerretDB has
+// only the latter).
 function predictionRows(results) {
   const seen = new Set();
-  const out = [];
+  const rows = [];
+  const none = new Set();
   for (const v of results.verdicts || []) {
     const b = v.predictionBasis;
     if (!b) continue;
+    if (b.none) {
+      none.add(b.none);
+      continue;
+    }
     const key = `${v.claim}\u0000${v.version}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(b.none
-      ? { claim: v.claim, version: v.version, predicted: 'none', reason: b.none, ref: '', url: '', verified: '' }
-      : {
-        claim: v.claim, version: v.version, predicted: b.holds ? 'holds' : 'does not hold',
-        reason: b.reason, ref: b.source.ref, url: b.source.url, verified: b.source.checked ? 'read in the source' : 'unverified',
-      });
+    rows.push({
+      claim: v.claim, version: v.version, predicted: b.holds ? 'holds' : 'does not hold',
+      reason: b.reason, ref: b.source.ref, url: b.source.url, verified: b.source.checked ? 'read in the source' : 'unverified',
+    });
   }
-  return out;
+  return { rows, none: [...none] };
 }
 
 function verdictCounts(results) {

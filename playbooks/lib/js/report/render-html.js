@@ -16,7 +16,7 @@ function verdictGlance(r) {
   const versions = new Set(r.verdicts.map((v) => v.version));
   const many = versions.size > 1;
   const rows = r.verdicts.map((v) => `<tr><td>${esc(v.claim)}</td>${many ? `<td>${esc(m.shortVersionLabel(r, v.version))}</td>` : ''}`
-    + `<td>${verdictBadge(v.verdict)}</td><td>${predictionBadge(v)}</td></tr>`);
+    + `<td>${verdictBadge(v.verdict)}</td><td>${predictionBadge(v, { short: true })}</td></tr>`);
   return `<table class="verdicts at-a-glance"><thead><tr><th>claim</th>${many ? '<th>version</th>' : ''}${VERDICT_HEAD.slice(2).map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.join('\n')}
@@ -50,17 +50,19 @@ function verdictSection(r, answering) {
     '<h3>Each verdict in detail</h3>', verdictTable(r), legendHtml(), predictionTable(r), '</section>'].filter(Boolean).join('\n');
 }
 
-// What the table predicted for each judged claim, with its reason and source.
+// What the table predicted for each judged claim, with its reason and source
+// (its address as text: the page links only to files of its folder).
 function predictionTable(r) {
-  const rows = m.predictionRows(r);
-  if (!rows.length) return '';
+  const { rows, none } = m.predictionRows(r);
+  if (!rows.length && !none.length) return '';
   const body = rows.map((p) => `<tr><td>${esc(p.claim)}</td><td>${esc(m.versionLabel(r, p.version))}</td><td>${esc(p.predicted)}</td>`
-    + `<td>${esc(p.reason)}</td><td>${p.url ? `<a href="${esc(p.url)}">${esc(p.ref)}</a> <span class="muted">(${esc(p.verified)})</span>` : ''}</td></tr>`);
-  return `<h3>What the playbook predicted</h3>
+    + `<td>${esc(p.reason)}</td><td>${esc(p.ref)}<br><code>${esc(p.url)}</code> <span class="muted">(${esc(p.verified)})</span></td></tr>`);
+  const table = rows.length ? `
 <div class="scroll"><table class="predictions"><thead><tr><th>claim</th><th>version</th><th>predicted</th><th>why</th><th>source</th></tr></thead>
 <tbody>
 ${body.join('\n')}
-</tbody></table></div>`;
+</tbody></table></div>` : '';
+  return `<h3>What the playbook predicted</h3>${table}${none.map((why) => `\n<p>No prediction: ${esc(why)} (the predictions tables cover MongoDB 4.4 to 8.0).</p>`).join('')}`;
 }
 
 // The one-line legend beside the verdicts, its words as the badges they explain.

@@ -53,13 +53,14 @@ function renderMarkdown(results, charts, dir) {
     }
     out.push('', 'How to read a verdict:', '', ...legend.lines().map((l) => `- ${l.replace(/^([A-Z ]+|Evidence):/, '**$1**:')}`));
     const predicted = m.predictionRows(r);
-    if (predicted.length) {
-      out.push('', '## What the playbook predicted', '', '| claim | version | predicted | why | source |', '|---|---|---|---|---|');
-      for (const p of predicted) {
-        const source = p.url ? `[${cell(p.ref)}](${p.url}) (${p.verified})` : '';
-        out.push(`| ${cell(p.claim)} | ${cell(m.versionLabel(r, p.version))} | ${p.predicted} | ${cell(p.reason)} | ${source} |`);
+    if (predicted.rows.length || predicted.none.length) out.push('', '## What the playbook predicted', '');
+    if (predicted.rows.length) {
+      out.push('| claim | version | predicted | why | source |', '|---|---|---|---|---|');
+      for (const p of predicted.rows) {
+        out.push(`| ${cell(p.claim)} | ${cell(m.versionLabel(r, p.version))} | ${p.predicted} | ${cell(p.reason)} | ${cell(p.ref)}: \`${p.url}\` (${p.verified}) |`);
       }
     }
+    for (const why of predicted.none) out.push('', `No prediction: ${why} (the predictions tables cover MongoDB 4.4 to 8.0).`);
   } else {
     out.push(`No verdict was reached${r.status !== 'done' ? ' (the run did not finish)' : ''}.`);
   }
