@@ -16,6 +16,9 @@
 # Database Tools built from the Go module proxy, when go is present). Nothing outside the checkout
 # changes except system packages, and only after you say yes (or --yes).
 # source setup/env.sh puts .tools/bin on PATH.
+# shellcheck source=setup/require-bash.sh
+. "$(dirname "$0")/require-bash.sh"
+dba_lab_require_bash "setup/install.sh" 1
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

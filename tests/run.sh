@@ -11,6 +11,10 @@
 # Each job's line gives its wall time and the CPU it used; a "#" line before
 # the closing one sums them (what the run needs of the machine's cores).
 # A job that leaves a dba-lab-* path in its TMPDIR fails the run.
+# Before anything of bash 4.4 (this line and the next run under any sh).
+# shellcheck source=setup/require-bash.sh
+. "$(dirname "$0")/../setup/require-bash.sh"
+dba_lab_require_bash "npm test" 1
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -10,10 +10,9 @@
 #   stage_run() { pb::mongosh_stage "${PB_SCENARIO}/run.js" "docs=${DOCS}"; }
 #   if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then pb::main "$@"; fi
 
-if [[ -z "${BASH_VERSINFO:-}" ]] || ((BASH_VERSINFO[0] < 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] < 4))); then
-  printf 'playbooks need bash 4.4 or newer (this is %s); macOS: brew install bash\n' "${BASH_VERSION:-not bash}" >&2
-  exit 3
-fi
+# shellcheck source=setup/require-bash.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../setup/require-bash.sh"
+dba_lab_require_bash "a playbook" 3
 
 PB_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PB_ROOT="$(cd "${PB_LIB}/../.." && pwd)"

@@ -3,13 +3,15 @@
 # with a TMPDIR of its own, and a dba-lab-* path left there fails the run.
 # Here the runner runs a checkout of its own files with one unit test file.
 
+bats_require_minimum_version 1.5.0
+
 setup() {
   load test_helper
   FAKE="${BATS_TEST_TMPDIR}/checkout"
   mkdir -p "${FAKE}/tests/lib" "${FAKE}/tests/unit" "${FAKE}/setup"
   cp "${DBA_LAB_ROOT}/tests/run.sh" "${FAKE}/tests/"
   cp "${DBA_LAB_ROOT}/tests/lib/tap-count" "${DBA_LAB_ROOT}/tests/lib/tap-failures" "${FAKE}/tests/lib/"
-  cp "${DBA_LAB_ROOT}/setup/env.sh" "${FAKE}/setup/"
+  cp "${DBA_LAB_ROOT}/setup/env.sh" "${DBA_LAB_ROOT}/setup/require-bash.sh" "${FAKE}/setup/"
   # The TMPDIR the run is given, as the machine's /tmp would be.
   SHARED="${BATS_TEST_TMPDIR}/tmp"
   mkdir -p "$SHARED"
@@ -87,4 +89,25 @@ runner() {
   ((cpu >= 3))
   assert_line --index -2 --regexp "^# [0-9]+s wall, ${cpu}s CPU in the jobs \\([0-9]+ cores\\)\$"
   assert_line --index -1 "2 passed, 0 failed, 0 skipped"
+}
+
+@test "under a shell older than bash 4.4 (or not bash) the entry points stop with one line saying what they need" {
+  local script what
+  for script in tests/run.sh:"npm test" setup/install.sh:"setup/install.sh" tests/faults/walk.sh:"npm run test:faults"; do
+    what=${script#*:}
+    run --separate-stderr sh "${DBA_LAB_ROOT}/${script%%:*}"
+    assert_failure 1
+    assert_output ''
+    assert_equal "$stderr" "${what} needs bash 4.4 or newer (this is not bash); on macOS: brew install bash, then start a new terminal so that it comes first on PATH"
+  done
+}
+
+@test "a playbook's framework stops before anything else under a bash older than 4.4 (exit 3)" {
+  # shellcheck disable=SC2016 # the inner sh's own "$1"
+  run --separate-stderr env BASH_VERSION=3.2.57 sh -c '. "$1/setup/require-bash.sh"; dba_lab_require_bash "a playbook" 3' sh "$DBA_LAB_ROOT"
+  assert_failure 3
+  assert_equal "$stderr" "a playbook needs bash 4.4 or newer (this is bash 3.2.57); on macOS: brew install bash, then start a new terminal so that it comes first on PATH"
+  run grep -c 'dba_lab_require_bash "a playbook" 3' "${DBA_LAB_ROOT}/playbooks/lib/playbook.sh"
+  assert_success
+  assert_output 1
 }

@@ -11,6 +11,9 @@
 #
 # Runs one playbook at a time on the mlaunch lane's stand-in servers (TEST
 # FIXTURES ONLY): minutes per case, no MongoDB needed.
+# shellcheck source=setup/require-bash.sh
+. "$(dirname "$0")/../../setup/require-bash.sh"
+dba_lab_require_bash "npm run test:faults" 1
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
