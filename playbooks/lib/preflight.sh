@@ -59,13 +59,20 @@ pb::_missing_tools() {
   done < <(pb::_required_tools)
 }
 
-# Runs the project's setup when tools are missing, then checks again.
+# Runs the project's setup when tools are missing, then checks again. Its
+# --yes also answers setup's question before a system-wide install, unless
+# DBA_LAB_NO_SYSTEM=1 (playbooks/check sets it when its own user did not say
+# --yes): then setup installs nothing system-wide.
 pb::_ensure_tools() {
   local missing setup=("${DBA_LAB_SETUP:-${PB_ROOT}/setup/install.sh}")
   missing=$(pb::_missing_tools | tr '\n' ' ')
   [[ -n "$missing" ]] || return 0
   pb::info "  missing tools: ${missing}- running the project's setup (it installs into the checkout and asks before anything system-wide)"
-  ((PB_YES)) && setup+=(--yes)
+  if [[ "${DBA_LAB_NO_SYSTEM:-0}" == 1 ]]; then
+    setup+=(--no-system)
+  elif ((PB_YES)); then
+    setup+=(--yes)
+  fi
   if ! pb::run_foreground "${setup[@]}"; then
     pb::preflight_fail "setup failed" "run ${setup[*]} yourself and read its message, or ./setup/install.sh --check"
     return 0

@@ -106,6 +106,20 @@ with_fixtures() {
 beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/reports/beta-lab"
 }
 
+@test "without its own --yes the check's playbooks install nothing system-wide; with it they may" {
+  run with_fixtures "$CHECK" --mongodb-version 7.0 --playbooks alpha-lab --report-dir "${WORKDIR}/reports"
+  assert_success
+  run cat "${CHECK_FIXTURE_ARGS}.env"
+  assert_success
+  assert_output 'alpha-lab DBA_LAB_NO_SYSTEM=1'
+  rm "${CHECK_FIXTURE_ARGS}.env"
+  run with_fixtures "$CHECK" --yes --mongodb-version 7.0 --playbooks alpha-lab --report-dir "${WORKDIR}/reports-yes"
+  assert_success
+  run cat "${CHECK_FIXTURE_ARGS}.env"
+  assert_success
+  assert_output 'alpha-lab DBA_LAB_NO_SYSTEM=0'
+}
+
 @test "the table: playbook, version, status, wall time, verdicts from results.json, report path, why" {
   run with_fixtures "$CHECK" --mongodb-version 7.0 --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]

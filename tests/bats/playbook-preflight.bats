@@ -140,6 +140,15 @@ use_fake_setup() {
   assert_output 'setup ran: --yes'
 }
 
+@test "DBA_LAB_NO_SYSTEM=1 (a run under playbooks/check) keeps --yes from reaching a system-wide install" {
+  use_fake_setup
+  DBA_LAB_NO_SYSTEM=1 run demo --topology none --need dba-lab-no-such-tool --yes
+  assert_failure 3
+  run cat "$FAKE_SETUP_LOG"
+  assert_success
+  assert_output 'setup ran: --no-system'
+}
+
 @test "when the setup installs the missing tool the run goes on" {
   mkdir -p "${BATS_TEST_TMPDIR}/bin"
   export PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" FAKE_SETUP_BIN="${BATS_TEST_TMPDIR}/bin" FAKE_SETUP_INSTALLS=dba-lab-late-tool
