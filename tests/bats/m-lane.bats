@@ -295,6 +295,20 @@ m_here() {
   assert_output 1
 }
 
+@test "an m whose hunks still fit at another offset (another release) is refused by its SHA256, and left unchanged" {
+  local m="${BATS_TEST_TMPDIR}/m"
+  m_as_shipped "${BATS_TEST_TMPDIR}/shipped"
+  # As m 1.9.8 is to the patch: the same lines around each hunk, others moved.
+  { sed -n 1p "${BATS_TEST_TMPDIR}/shipped"; printf '# another release\n'; sed '1d; s/^VERSION="1.10.0"$/VERSION="1.9.8"/' "${BATS_TEST_TMPDIR}/shipped"; } >"$m"
+  run patch --dry-run -s -f -F 0 "$m" <"${DBA_LAB_ROOT}/setup/m-1.10.0.patch"
+  assert_success
+  cp "$m" "${m}.before"
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" m "$m"
+  assert_failure 1
+  assert_output "patch-m: ${m} is m 1.9.8, not m 1.10.0: m-1.10.0.patch does not apply, so m would install unrunnable builds on Debian 12 and fail under a path with a space; reinstall m 1.10.0 (rm -rf node_modules; ./setup/install.sh)"
+  cmp "$m" "${m}.before"
+}
+
 @test "setup stops in one line on an m the patch does not fit, and leaves it unchanged" {
   local fake="${BATS_TEST_TMPDIR}/checkout"
   mkdir -p "${fake}/setup" "${fake}/node_modules/.bin" "${fake}/node_modules/m/bin"

@@ -276,6 +276,22 @@ mlaunch_as_released() {
   cmp "${site}/mtools/mlaunch/mlaunch.py" "${BATS_TEST_TMPDIR}/before"
 }
 
+@test "an mlaunch.py whose hunk still fits at another offset (mtools 1.7.1) is refused by its SHA256, and left unchanged" {
+  local site="${BATS_TEST_TMPDIR}/site" file
+  mkdir -p "${site}/mtools/mlaunch"
+  file="${site}/mtools/mlaunch/mlaunch.py"
+  mlaunch_as_released "${BATS_TEST_TMPDIR}/released.py"
+  { printf '# another release\n'; cat "${BATS_TEST_TMPDIR}/released.py"; } >"$file"
+  printf "__version__ = '1.7.1'\n" >"${site}/mtools/version.py"
+  run patch --dry-run -s -f -F 0 "$file" <"${DBA_LAB_ROOT}/setup/mtools-1.7.2.patch"
+  assert_success
+  cp "$file" "${BATS_TEST_TMPDIR}/before"
+  run "${DBA_LAB_ROOT}/setup/patch-tool.sh" mtools "$file"
+  assert_failure 1
+  assert_output "patch-mtools: ${file} is mtools 1.7.1, not mtools 1.7.2: mtools-1.7.2.patch does not apply, so mlaunch could not start a mongos from a folder whose path holds a space; reinstall mtools 1.7.2 (rm -rf .tools/venv; ./setup/install.sh)"
+  cmp "$file" "${BATS_TEST_TMPDIR}/before"
+}
+
 @test "after setup, the venv's mlaunch carries the patch" {
   local file
   file=$("${DBA_LAB_ROOT}/.tools/venv/bin/python" -c 'import mtools.mlaunch.mlaunch as m; print(m.__file__)')
