@@ -39,6 +39,17 @@ line_of() {
   step_names | grep -nxF "$1" | cut -d: -f1
 }
 
+@test "the job runs on ubuntu-24.04 (22.04's images are deprecated), 4.4 and 5.0 with OpenSSL 1.1 from setup" {
+  run python3 - "${DBA_LAB_ROOT}/${WORKFLOW}" <<'PY'
+import sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))["jobs"]["test"]
+print(job["runs-on"])
+print(" ".join(sorted(i["mongodb"] for i in job["strategy"]["matrix"]["include"] if i.get("openssl11"))))
+PY
+  assert_success
+  assert_output $'ubuntu-24.04\n4.4 5.0'
+}
+
 @test "the runner image's MongoDB packages are removed before the project's setup runs" {
   local purge setup
   purge=$(line_of "Remove the runner image's MongoDB packages")
