@@ -11,9 +11,10 @@ case ":${PATH}:" in
 esac
 # bats_load_library finds bats-support and bats-assert here.
 export BATS_LIB_PATH="${DBA_LAB_ROOT}/node_modules${BATS_LIB_PATH:+:${BATS_LIB_PATH}}"
-# m keeps server binaries inside the checkout and never prompts. It links the
-# version it activates into M_BIN_DIR: pinned beside the prefix, so a user's
-# own M_BIN_DIR (and the mongod it holds) is left alone (docs/m.md#m-bin-dir).
-export M_PREFIX="${M_PREFIX:-${DBA_LAB_ROOT}/.tools/m}"
+# m keeps server binaries inside the checkout (or DBA_LAB_M_PREFIX), never a
+# user's own M_PREFIX, and never prompts. It links the version it activates
+# into M_BIN_DIR: pinned beside the prefix, so a user's own M_BIN_DIR (and the
+# mongod it holds) is left alone (docs/m.md#m-bin-dir).
+export M_PREFIX="${DBA_LAB_M_PREFIX:-${DBA_LAB_ROOT}/.tools/m}"
 export M_BIN_DIR="${M_PREFIX}/bin"
 export M_CONFIRM=0

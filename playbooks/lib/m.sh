@@ -9,12 +9,20 @@
 # versions, then m's release list), and every install is checked with
 # `m bin X.Y.Z`, which does exit 1 when the binaries are absent.
 
+# Where m keeps the servers: the checkout's .tools/m, or DBA_LAB_M_PREFIX. A
+# user's own exported M_PREFIX is never used: `m X.Y.Z` would relink the
+# mongod of their own installs (docs/m.md#m-prefix).
+pb::m_prefix() {
+  printf '%s\n' "${DBA_LAB_M_PREFIX:-${PB_ROOT}/.tools/m}"
+}
+
 # The environment m runs with: shown in the plan, so the commands can be pasted.
 # m links the version it activates into M_BIN_DIR, and a user's own
 # M_BIN_DIR would win over m's default ($M_PREFIX/bin): pinned beside the
 # prefix, so those links never land in the user's PATH (docs/m.md#m-bin-dir).
 pb::_m() {
-  local prefix="${M_PREFIX:-${PB_ROOT}/.tools/m}"
+  local prefix
+  prefix=$(pb::m_prefix)
   printf '%s\0' env "M_PREFIX=${prefix}" "M_BIN_DIR=${prefix}/bin" M_CONFIRM=0 m "$@"
 }
 
@@ -64,7 +72,7 @@ pb::m_resolve() {
     PB_M_RESULT=$latest
     return 0
   fi
-  PB_M_ERROR="cannot resolve MongoDB ${want} to a release: none is installed under ${M_PREFIX:-.tools/m} and m could not list releases (no network to downloads.mongodb.org?)"
+  PB_M_ERROR="cannot resolve MongoDB ${want} to a release: none is installed under $(pb::m_prefix) and m could not list releases (no network to downloads.mongodb.org?)"
   return 1
 }
 
@@ -98,7 +106,7 @@ pb::m_ensure() {
   pb::_m_cmd cmd "$version"
   if ((PB_DRY_RUN)); then
     pb::run "${cmd[@]}"
-    PB_M_RESULT="${M_PREFIX:-${PB_ROOT}/.tools/m}/m/versions/${version}/bin"
+    PB_M_RESULT="$(pb::m_prefix)/m/versions/${version}/bin"
     return 0
   fi
   # m exits 0 after most failures: its status says nothing, `m bin` decides.

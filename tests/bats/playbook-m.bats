@@ -96,6 +96,33 @@ setup() {
   assert_success
 }
 
+@test "a user's own exported M_PREFIX is never m's: its mongod links stay as they were" {
+  local user="${BATS_TEST_TMPDIR}/user-local"
+  mkdir -p "${user}/bin"
+  printf '#!/bin/sh\necho "the user\x27s own mongod"\n' >"${user}/bin/mongod"
+  chmod +x "${user}/bin/mongod"
+  fake_m_installed 7.0.12
+  M_PREFIX=$user pb::m_ensure 7.0.12
+  assert_equal "$PB_M_RESULT" "${DBA_LAB_M_PREFIX}/m/versions/7.0.12/bin"
+  run grep -F "\$ env M_PREFIX=${DBA_LAB_M_PREFIX} M_BIN_DIR=${DBA_LAB_M_PREFIX}/bin M_CONFIRM=0 m bin 7.0.12" "$PB_LOG"
+  assert_success
+  run grep -cF "$user" "$PB_LOG"
+  assert_failure 1
+  run "${user}/bin/mongod"
+  assert_success
+  assert_output "the user's own mongod"
+}
+
+@test "without DBA_LAB_M_PREFIX m's prefix is the checkout's .tools/m, whatever M_PREFIX says" {
+  M_PREFIX=/home/someone/.local DBA_LAB_M_PREFIX='' run pb::m_prefix
+  assert_success
+  assert_output "${DBA_LAB_ROOT}/.tools/m"
+  # shellcheck disable=SC2016 # the inner shell's own "$1" and variables
+  run env -u DBA_LAB_M_PREFIX M_PREFIX=/home/someone/.local bash -c 'source "$1/setup/env.sh" && printf "%s %s\n" "$M_PREFIX" "$M_BIN_DIR"' _ "$DBA_LAB_ROOT"
+  assert_success
+  assert_output "${DBA_LAB_ROOT}/.tools/m ${DBA_LAB_ROOT}/.tools/m/bin"
+}
+
 @test "a playbook whose version m cannot install stops in preflight (exit 3) and suggests --binarypath or --uri" {
   run --separate-stderr "$DEMO" --topology single --mongodb-version 7.0.14 --dir "${BATS_TEST_TMPDIR}/data" \
     --report-dir "${BATS_TEST_TMPDIR}/report"

@@ -73,7 +73,7 @@ load_playbook() {
 # The scripted fake m (tests/fixtures/fake-m) first on PATH, m's prefix in the
 # test's temporary folder; fake_m_installed lists versions it "has".
 use_fake_m() {
-  export M_PREFIX="${BATS_TEST_TMPDIR}/m" FAKE_M_LOG="${BATS_TEST_TMPDIR}/m.log" FAKE_MONGOD="${FAKE_BIN}/mongod"
+  export DBA_LAB_M_PREFIX="${BATS_TEST_TMPDIR}/m" M_PREFIX="${BATS_TEST_TMPDIR}/m" FAKE_M_LOG="${BATS_TEST_TMPDIR}/m.log" FAKE_MONGOD="${FAKE_BIN}/mongod"
   export PATH="${DBA_LAB_ROOT}/tests/fixtures/fake-m:${PATH}"
 }
 

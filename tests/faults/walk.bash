@@ -111,7 +111,7 @@ faults::run() {
   # SIGINT at its default disposition: a background job of a non-interactive
   # shell inherits it ignored, and bash cannot trap a signal ignored on entry.
   (
-    export HOME="${dir}/home" TMPDIR="${dir}/tmp" PATH="${dir}/pathbin:${PATH}" M_PREFIX="${dir}/m"
+    export HOME="${dir}/home" TMPDIR="${dir}/tmp" PATH="${dir}/pathbin:${PATH}" M_PREFIX="${dir}/m" DBA_LAB_M_PREFIX="${dir}/m"
     export DBA_LAB_FAILPOINT_RECORD="${dir}/record"
     if [[ -n "$n" ]]; then export DBA_LAB_FAILPOINT="$n"; else unset DBA_LAB_FAILPOINT; fi
     exec python3 -c 'import os, signal, sys

@@ -79,7 +79,7 @@ find_binaries() {
 }
 
 find_binaries_quietly() {
-  local prefix="${M_PREFIX:-${ROOT}/.tools/m}" want="${DBA_LAB_MONGODB_VERSION:-}" v
+  local prefix="${DBA_LAB_M_PREFIX:-${M_PREFIX:-${ROOT}/.tools/m}}" want="${DBA_LAB_MONGODB_VERSION:-}" v
   if [[ -n "${DBA_LAB_MONGODB_BINARIES:-}" ]]; then
     [[ -x "${DBA_LAB_MONGODB_BINARIES}/mongod" ]] \
       || fail "DBA_LAB_MONGODB_BINARIES=${DBA_LAB_MONGODB_BINARIES} holds no executable mongod"
@@ -97,7 +97,7 @@ find_binaries_quietly() {
       | awk -F/ '{print $(NF - 2)}' | sort -V | tail -n 1)
     [[ -n "$v" ]] || fail "no real MongoDB binaries here: set DBA_LAB_MONGODB_BINARIES=DIR or install one with m (M_PREFIX=${prefix})" "$NOT_AVAILABLE"
   fi
-  M_PREFIX=$prefix pb::m_binpath "$v" || fail "no real MongoDB binaries here: MongoDB ${v} is not installed under ${prefix}" "$NOT_AVAILABLE"
+  DBA_LAB_M_PREFIX=$prefix pb::m_binpath "$v" || fail "no real MongoDB binaries here: MongoDB ${v} is not installed under ${prefix}" "$NOT_AVAILABLE"
   BIN_DIR=$PB_M_RESULT
   # The folder's own mongod says what it is (and fails now if it cannot load).
   pb::mongod_version "$BIN_DIR" || fail "${BIN_DIR}/mongod --version failed (a loader error? see ${PB_LOG})"
