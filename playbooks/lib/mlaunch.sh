@@ -131,9 +131,13 @@ pb::mlaunch_init_args() {
 
 # pb::port_free PORT: nothing listens on it (ss when present, else a connect).
 pb::port_free() {
-  local port="$1"
-  if command -v ss >/dev/null 2>&1; then
-    ! ss -Htln 2>/dev/null | awk '{print $4}' | grep -Eq "[:.]${port}\$"
+  local port="$1" listening
+  # The listing is read whole, from a variable: a reader that stops at its
+  # first match (grep -q) would leave the writer a SIGPIPE, which pipefail
+  # turns into "no match", i.e. a busy port called free. A failing ss proves
+  # nothing: the connect probe answers then.
+  if command -v ss >/dev/null 2>&1 && listening=$(ss -Htln 2>/dev/null); then
+    ! awk -v port="$port" '$4 ~ ("[:.]" port "$") { busy = 1 } END { exit !busy }' <<<"$listening"
   else
     ! (exec 9<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null
   fi

@@ -327,6 +327,46 @@ s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.s
   assert_failure
 }
 
+# An ss on PATH that lists PORT as listening first, then thousands of other
+# sockets (a busy host): more than a pipe holds, so a reader that stops at
+# the first match leaves ss writing into a closed pipe.
+ss_with_many_sockets() {
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  cat >"${BATS_TEST_TMPDIR}/bin/ss" <<SH
+#!/usr/bin/env bash
+printf 'LISTEN 0      4096       127.0.0.1:%s      0.0.0.0:*\n' "$1"
+for ((p = 30000; p < 33000; p++)); do printf 'LISTEN 0      4096       127.0.0.1:%s      0.0.0.0:*\n' "\$p"; done
+SH
+  chmod +x "${BATS_TEST_TMPDIR}/bin/ss"
+}
+
+@test "the port check sees a busy port among thousands of listening sockets, under pipefail" {
+  local port=24999 _
+  ss_with_many_sockets "$port"
+  set -o pipefail
+  for _ in 1 2 3 4 5; do
+    PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::port_free "$port"
+    assert_failure
+  done
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::port_free 24998
+  assert_success
+}
+
+@test "a failing ss proves nothing: the port check asks the port itself" {
+  local port
+  port=$(free_port_base)
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  printf '#!/bin/sh\nexit 1\n' >"${BATS_TEST_TMPDIR}/bin/ss"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/ss"
+  python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(5)' "$port" &
+  local pid=$! _
+  for _ in $(seq 50); do PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" pb::port_free "$port" || break; sleep 0.1; done
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::port_free "$port"
+  kill "$pid"
+  assert_failure
+}
+
 @test "pb::mongos_hosts lists the mongos routers on the first ports" {
   PB_TOPOLOGY=sharded PB_PORT=27100 PB_MONGOS=2
   run pb::mongos_hosts
