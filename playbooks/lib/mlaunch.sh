@@ -165,14 +165,18 @@ pb::owns_dir() {
 
 # pb::release_dir DIR: deletes DIR only when this run created it and no
 # process runs from it or from a folder inside it (fails then: whoever
-# stopped the cluster already said why, and this never overrides it).
+# stopped the cluster already said why, and this never overrides it), which
+# needs a process table that could be read.
 pb::release_dir() {
   local dir="$1" left=()
   if ((PB_DRY_RUN)); then
     pb::show_cmd rm -rf "$dir"
     return 0
   fi
-  mapfile -t left < <(pb::dir_pids "$dir")
+  if [[ -d "$dir" ]] && ! pb::dir_pids_into left "$dir"; then
+    pb::warn "not deleting ${dir}: ${PB_PS_UNREADABLE}, so nothing proves that no server runs from it; delete it yourself once none does"
+    return 1
+  fi
   if ((${#left[@]})); then
     pb::warn "not deleting ${dir}: pid(s) ${left[*]} still run from it"
     return 1
@@ -338,8 +342,14 @@ pb::mlaunch() {
 # 48) or DBPathInUse (exit 100). Hence the wait in between: until no process
 # runs from the cluster's folder and every port is free, at most
 # PB_STOP_WAIT seconds (default 120), with progress; past that, an error that
-# names what is left.
+# names what is left. mlaunch stop signals whatever serves the cluster's
+# ports, so it runs only when every process it would signal is shown to run
+# from the cluster's folder (pb::_own_cluster_pids), as in teardown.
 pb::cluster_restart() {
+  local own=()
+  if ((!PB_DRY_RUN)) && ! pb::_own_cluster_pids own "$PB_CLUSTER_DIR"; then
+    pb::die "not restarting the cluster in ${PB_CLUSTER_DIR}: mlaunch stop would signal what the run cannot show to be its own (above)"
+  fi
   pb::mlaunch stop
   ((PB_DRY_RUN)) || pb::_wait_cluster_stopped "${PB_STOP_WAIT:-120}"
   pb::mlaunch start
@@ -350,7 +360,8 @@ pb::cluster_restart() {
 pb::_wait_cluster_stopped() {
   local limit="$1" start=$SECONDS last=$SECONDS pids=() busy=() port
   while :; do
-    mapfile -t pids < <(pb::dir_pids "$PB_CLUSTER_DIR")
+    pb::dir_pids_into pids "$PB_CLUSTER_DIR" \
+      || pb::die "cannot tell whether the cluster stopped: ${PB_PS_UNREADABLE}: not starting it again"
     busy=()
     while read -r port; do
       pb::port_free "$port" || busy+=("$port")
@@ -425,11 +436,13 @@ pb::_mlaunch_init() {
 # --logpath is DIR or lies inside it, one per line. Both sides are compared
 # with symlinks resolved: mlaunch passes os.path.abspath of its --dir, which
 # resolves none, and DIR may be named through another link.
+# Fails (status 1, nothing printed) when the process table cannot be read
+# (pb::_process_table): "none found" is then unproven, and a caller that
+# would delete DIR or signal a process must stop (pb::dir_pids_into).
 pb::dir_pids() {
-  local dir pid args path inside
+  local dir pid args path inside table
   dir=$(pb::_canonical "$1")
-  # ps -ww: without it ps cuts each line at an exported COLUMNS (procps,
-  # seen) or the terminal's width.
+  table=$(pb::_process_table) || return 1
   while read -r pid args; do
     [[ "$pid" != "$$" && "$args" == *mongo[ds]* ]] || continue
     # Every path is read, no break at the first inside: the writer's next
@@ -441,8 +454,54 @@ pb::dir_pids() {
       if [[ "$path" == "$dir" || "$path" == "${dir%/}/"* ]]; then inside=1; fi
     done < <(pb::_process_paths "$pid" "$args")
     if ((inside)); then printf '%s\n' "$pid"; fi
-  done < <(ps -A -ww -o pid= -o args= 2>/dev/null)
+  done <<<"$table"
 }
+
+# pb::_process_table: "PID ARGS" for every process, from ps, else (a slim
+# Linux image without procps, BusyBox's ps that refuses the flags) from
+# PB_PROC/*/cmdline. A listing counts only when it holds this very shell: an
+# empty or partial one (another PID namespace, hidepid) proves nothing.
+# ps -ww: without it ps cuts each line at an exported COLUMNS (procps, seen)
+# or the terminal's width.
+pb::_process_table() {
+  local table d argv=()
+  if table=$(ps -A -ww -o pid= -o args= 2>/dev/null) && pb::_lists_self "$table"; then
+    printf '%s\n' "$table"
+    return 0
+  fi
+  table=''
+  for d in "${PB_PROC}"/[0-9]*; do
+    # A process may exit between the glob and the read; kernel threads have no argv.
+    mapfile -t -d '' argv 2>/dev/null <"${d}/cmdline" || continue
+    ((${#argv[@]})) || continue
+    table+="${d##*/} ${argv[*]}"$'\n'
+  done
+  pb::_lists_self "$table" || return 1
+  printf '%s' "$table"
+}
+
+# True when the "PID ARGS" lines on $1 hold this shell's pid.
+pb::_lists_self() {
+  local pid args
+  while read -r pid args; do
+    if [[ "$pid" == "$$" ]]; then return 0; fi
+  done <<<"$1"
+  return 1
+}
+
+# pb::dir_pids_into ARRAY DIR: ARRAY (a caller's array) := pb::dir_pids DIR.
+# Returns 1 with ARRAY empty when the process table could not be read.
+pb::dir_pids_into() {
+  local -n _pids_out="$1"
+  local _found
+  _pids_out=()
+  _found=$(pb::dir_pids "$2") || return 1
+  [[ -z "$_found" ]] || mapfile -t _pids_out <<<"$_found"
+}
+
+# What a caller says when pb::dir_pids_into failed.
+PB_PS_UNREADABLE="could not read the process table (neither ps -A -ww -o pid= -o args= nor /proc listed this shell)"
+
 
 # pb::_process_paths PID ARGS: the process's --dbpath and --logpath, symlinks
 # resolved, one per line. Read exactly from PB_PROC/PID/cmdline (one NUL
@@ -474,6 +533,40 @@ pb::_process_paths() {
   done
 }
 
+# pb::_own_cluster_pids ARRAY DIR: ARRAY := the pids `mlaunch list` names as
+# running in DIR's cluster. True only when each of them runs from DIR (its
+# --dbpath or --logpath), i.e. when `mlaunch stop`, which signals by port
+# (mlaunch.py kill and _get_processes match --port only), would signal this
+# run's processes alone. Otherwise a warning says what is unproven: the
+# process table could not be read, mlaunch could not list, or a port is
+# served by a process of another folder.
+pb::_own_cluster_pids() {
+  local -n _own_out="$1"
+  local dir="$2" list own=() kind port pid status rest foreign=0
+  _own_out=()
+  if ! pb::dir_pids_into own "$dir"; then
+    pb::warn "no process of ${dir} can be shown to be this run's: ${PB_PS_UNREADABLE}"
+    return 1
+  fi
+  list=$(pb::tempfile processes)
+  if ! pb::cluster_processes "$dir" >"$list" 2>/dev/null; then
+    rm -f "$list"
+    pb::warn "cannot list the processes of ${dir} with mlaunch"
+    return 1
+  fi
+  while IFS=$'\t' read -r kind port pid status rest; do
+    [[ "$status" == running && "$pid" =~ ^[0-9]+$ ]] || continue
+    if [[ " ${own[*]} " == *" ${pid} "* ]]; then
+      _own_out+=("$pid")
+    else
+      foreign=1
+      pb::warn "port ${port} (${kind}) is served by pid ${pid}, which this run did not start: leaving it alone"
+    fi
+  done <"$list"
+  rm -f "$list"
+  ((!foreign))
+}
+
 # True when PID is a mongod/mongos whose --dbpath or --logpath lies in DIR.
 # No `| grep -q`: it exits at the first match, and under pipefail the
 # SIGPIPE of the pids listed after it would make the answer "no".
@@ -487,15 +580,14 @@ pb::_pid_in_dir() {
 
 # pb::cluster_teardown DIR: stops the cluster in DIR and deletes DIR if this
 # run created it and no process of it is left. Stops with SIGTERM through
-# `mlaunch stop` when `mlaunch list` names only processes of DIR, then SIGTERM
-# to every process whose --dbpath or --logpath lies in DIR, SIGKILL for what
-# is left after 60 s (at once when PB_FORCE=1). `mlaunch stop` is skipped when
-# the list fails or names a process of another folder: it signals every
-# mongod/mongos on a port of DIR's layout, whatever its folder (mlaunch.py
-# kill and _get_processes match by --port only).
+# `mlaunch stop` when every process `mlaunch list` names runs from DIR
+# (pb::_own_cluster_pids), then SIGTERM to every process whose --dbpath or
+# --logpath lies in DIR, SIGKILL for what is left after 60 s (at once when
+# PB_FORCE=1). Without a readable process table nothing is signalled and DIR
+# stays, saying so.
 # With --keep it only says where the cluster runs.
 pb::cluster_teardown() {
-  local dir="$1" pids=() pid kind port status rest foreign=0
+  local dir="$1" pids=()
   if ((PB_KEEP)) && [[ "$dir" == "$PB_CLUSTER_DIR" ]]; then
     pb::info "--keep: the cluster keeps running (${PB_CONN_URI}); stop it with: mlaunch stop --dir ${dir}"
     return 0
@@ -506,44 +598,34 @@ pb::cluster_teardown() {
     return 0
   fi
   if [[ -f "${dir}/.mlaunch_startup" ]]; then
-    local list own=()
-    list=$(pb::tempfile processes)
-    if pb::cluster_processes "$dir" >"$list" 2>/dev/null; then
-      mapfile -t own < <(pb::dir_pids "$dir")
-      while IFS=$'\t' read -r kind port pid status rest; do
-        [[ "$status" == running && "$pid" =~ ^[0-9]+$ ]] || continue
-        if [[ " ${own[*]} " == *" ${pid} "* ]]; then
-          pids+=("$pid")
-        else
-          foreign=1
-          pb::warn "port ${port} (${kind}) is served by pid ${pid}, which this run did not start: leaving it alone"
-        fi
-      done <"$list"
+    if pb::_own_cluster_pids pids "$dir"; then
+      if ((${#pids[@]} && !PB_FORCE)); then
+        pb::run --progress "stopping the cluster" mlaunch stop --dir "$dir" || true
+      fi
     else
-      pb::warn "cannot list the processes of ${dir}: stopping only those whose --dbpath or --logpath lies in it"
-    fi
-    rm -f "$list"
-    if ((${#pids[@]} && !foreign && !PB_FORCE)); then
-      pb::run --progress "stopping the cluster" mlaunch stop --dir "$dir" || true
+      pb::warn "not using mlaunch stop: stopping only the processes whose --dbpath or --logpath lies in ${dir}"
     fi
   fi
   # What mlaunch did not stop, or was not asked to: by --dbpath/--logpath.
   # mlaunch stop does not wait; this does (a mongod may take a while).
-  pb::_stop_dir_processes "$dir"
+  if ! pb::_stop_dir_processes "$dir"; then
+    pb::warn "nothing of ${dir} was signalled: ${PB_PS_UNREADABLE}; stop it with: mlaunch stop --dir ${dir}"
+  fi
   pb::release_dir "$dir"
 }
 
 # SIGTERM to the processes that run from DIR, SIGKILL after 60 s (or at once
-# with PB_FORCE=1).
+# with PB_FORCE=1). Signals nothing, and fails, when the process table cannot
+# be read; a look that fails later stops the waiting (the folder then stays).
 pb::_stop_dir_processes() {
   local dir="$1" pids=() start=$SECONDS told=0
-  mapfile -t pids < <(pb::dir_pids "$dir")
+  pb::dir_pids_into pids "$dir" || return 1
   ((${#pids[@]})) || return 0
   kill -TERM "${pids[@]}" 2>/dev/null || true
   # By the clock: one look at the process table can take a good part of a
   # second on a loaded machine.
   while ((SECONDS - start < 60 && !PB_FORCE)); do
-    mapfile -t pids < <(pb::dir_pids "$dir")
+    pb::dir_pids_into pids "$dir" || return 1
     ((${#pids[@]})) || return 0
     if ((!told && SECONDS - start >= 2)); then
       pb::info "waiting for pid(s) ${pids[*]} to shut down (SIGKILL after 60 s; Ctrl-C again forces it)"
@@ -551,14 +633,14 @@ pb::_stop_dir_processes() {
     fi
     sleep 0.5
   done
-  mapfile -t pids < <(pb::dir_pids "$dir")
+  pb::dir_pids_into pids "$dir" || return 1
   ((${#pids[@]})) || return 0
   pb::warn "pid(s) ${pids[*]} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing them"
   kill -KILL "${pids[@]}" 2>/dev/null || true
   # SIGKILL is not instant either (a process in uninterruptible I/O).
   start=$SECONDS
   while ((SECONDS - start < 5)); do
-    mapfile -t pids < <(pb::dir_pids "$dir")
+    pb::dir_pids_into pids "$dir" || return 1
     ((${#pids[@]})) || return 0
     sleep 0.2
   done

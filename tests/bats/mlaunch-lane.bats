@@ -230,6 +230,29 @@ cluster_statuses() {
   assert_success
 }
 
+@test "lane: a restart whose port another folder's mongod now serves signals nothing and starts nothing" {
+  local other="${LABS}/other" pid
+  lane_cluster PB_TOPOLOGY=single
+  # The cluster's mongod went away; another one now serves its port (mlaunch
+  # stop would signal it: it matches processes by --port only).
+  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
+  kill "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  mkdir -p "${other}/db"
+  "${LANE}/bin/mongod" --port "$PORT" --dbpath "${other}/db" --logpath "${other}/mongod.log" --fork >/dev/null
+  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
+  run pb::cluster_restart
+  assert_failure
+  assert_line --partial "port ${PORT} (single) is served by pid ${pid}, which this run did not start: leaving it alone"
+  assert_line --partial "error: not restarting the cluster in ${PB_CLUSTER_DIR}"
+  refute_line --partial '$ mlaunch stop'
+  run grep -c 'received signal' "${other}/mongod.log"
+  assert_failure 1
+  run kill -0 "$pid"
+  assert_success
+  kill "$pid"
+}
+
 @test "lane: a sharded launch whose addShard never succeeds stops at its time limit with one line naming what mlaunch was doing, and tears down" {
   # mlaunch 1.7.2 retries addShard without end and prints nothing about it.
   run timeout 90 env STANDIN_REFUSE_ADDSHARD=1 PB_LAUNCH_TIMEOUT=10 "${LANE}/lane-lab.sh" --binarypath "${LANE}/bin" \

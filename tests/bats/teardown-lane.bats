@@ -227,3 +227,37 @@ mlaunch_with_slow_first_stop() {
   assert_line --partial "cleanup: stop the 6.0.20 cluster and delete ${LABS}/run/6.0.20"
   assert_clean_end notes.txt work
 }
+
+# A ps on PATH that fails as a missing one does (slim images without procps;
+# BusyBox's ps refuses -A -ww -o and fails too).
+ps_that_fails() {
+  mkdir -p "${BATS_TEST_TMPDIR}/bin"
+  printf '#!/bin/sh\necho "sh: 1: ps: not found" >&2\nexit 127\n' >"${BATS_TEST_TMPDIR}/bin/ps"
+  chmod +x "${BATS_TEST_TMPDIR}/bin/ps"
+}
+
+@test "without a working ps the run's processes are read from /proc: the cluster is stopped, then its folder deleted" {
+  ps_that_fails
+  PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run lab_in "${LABS}/work" --dir "${LABS}/run"
+  assert_success
+  refute_output --partial 'could not read the process table'
+  refute_output --partial 'which this run did not start'
+  assert_clean_end notes.txt work
+}
+
+@test "without a working ps and without /proc nothing is signalled and the folder stays, saying why" {
+  local pids
+  ps_that_fails
+  PB_PROC="${BATS_TEST_TMPDIR}/no-proc" PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run lab_in "${LABS}/work" --dir "${LABS}/run"
+  assert_output --partial 'could not read the process table'
+  assert_output --partial "not deleting ${LABS}/run/"
+  refute_output --partial 'stopping the cluster'
+  # The run's own server was not shown to be its own: it still runs, on its data.
+  mapfile -t pids < <(standins)
+  assert_equal "${#pids[@]}" 1
+  run kill -0 "${pids[0]}"
+  assert_success
+  run find "${LABS}/run" -name mongod.lock
+  assert_success
+  assert_output --regexp 'mongod\.lock$'
+}
