@@ -248,9 +248,27 @@ pb::_check_common_options() {
   if [[ -n "$PB_BINARYPATH" ]] && pb::given --mongodb-version; then
     pb::usage_error "--binarypath and --mongodb-version exclude each other: the binaries in the folder decide the version"
   fi
+  if ! pb::uri_mode; then
+    [[ -z "$PB_DIR" ]] || pb::_check_shell_safe_path --dir "$(pb::_absolute "$PB_DIR")"
+    [[ -z "$PB_BINARYPATH" ]] || pb::_check_shell_safe_path --binarypath "$(pb::_absolute "$PB_BINARYPATH")"
+  fi
   IFS=',' read -r -a PB_VERSIONS <<<"$PB_VERSION_LIST"
   for v in "${PB_VERSIONS[@]}"; do
     [[ "$v" =~ ^[0-9]+\.[0-9]+(\.[0-9]+)?$ ]] || pb::usage_error "--mongodb-version expects X.Y or X.Y.Z (such as 7.0 or 7.0.12), got '${v}'"
+  done
+}
+
+# pb::_check_shell_safe_path WHAT PATH: a usage error when PATH holds $, `,
+# " or \. mlaunch builds each mongod and mongos command line as a
+# "%s"-quoted string and runs it with sh -c (mlaunch.py), where inside double
+# quotes the shell still expands $ and `, eats \ and ends the string at ":
+# the server would get another folder, or run a command.
+pb::_check_shell_safe_path() {
+  local what="$1" path="$2" ch
+  for ch in '$' '`' '"' "\\"; do
+    if [[ "$path" == *"$ch"* ]]; then
+      pb::usage_error "${what} ${path} holds ${ch}: mlaunch starts the servers through sh -c, which would expand it; choose a folder whose path holds none of \$ \` \" \\"
+    fi
   done
 }
 

@@ -190,7 +190,11 @@ pb::_defaults() {
   PB_STARTED=$(date -u +%Y-%m-%dT%H:%M:%SZ)
   PB_RUN_ID="${stamp}-$$"
   PB_DB_NAME="dbalab_${PB_NAME}"
-  [[ -n "$PB_DIR" ]] || PB_DIR="${PB_ROOT}/data/${PB_NAME}-${stamp}"
+  if [[ -z "$PB_DIR" ]]; then
+    PB_DIR="${PB_ROOT}/data/${PB_NAME}-${stamp}"
+    # The default lies in the checkout, whose path may hold what sh -c expands.
+    pb::uri_mode || pb::_check_shell_safe_path "the data folder (default: in the checkout; give --dir elsewhere)" "$PB_DIR"
+  fi
   [[ -n "$PB_REPORT_DIR" ]] || PB_REPORT_DIR="${PB_ROOT}/reports/${PB_NAME}/${stamp}"
   PB_DIR=$(pb::_absolute "$PB_DIR")
   PB_REPORT_DIR=$(pb::_absolute "$PB_REPORT_DIR")

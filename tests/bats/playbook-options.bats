@@ -151,6 +151,32 @@ setup() {
   [[ ! -e "${BATS_TEST_TMPDIR}/My Labs" ]]
 }
 
+@test "--dir holding \$, a backtick, a double quote or a backslash is refused: mlaunch's sh -c would expand it" {
+  local ch
+  for ch in '$' '`' '"' "\\"; do
+    run --separate-stderr "$DEMO" --binarypath "$FAKE_BIN" --dir "${BATS_TEST_TMPDIR}/a${ch}(id)b"
+    assert_failure 2
+    assert_output ''
+    assert_equal "$stderr" "demo-lab: --dir ${BATS_TEST_TMPDIR}/a${ch}(id)b holds ${ch}: mlaunch starts the servers through sh -c, which would expand it; choose a folder whose path holds none of \$ \` \" \\ (see --help)"
+    [[ ! -e "${BATS_TEST_TMPDIR}/a${ch}(id)b" ]]
+  done
+}
+
+@test "a relative --dir is checked as mlaunch will see it: from a working folder whose path holds \$" {
+  mkdir -p "${BATS_TEST_TMPDIR}/price\$5"
+  cd "${BATS_TEST_TMPDIR}/price\$5"
+  run --separate-stderr "$DEMO" --binarypath "$FAKE_BIN" --dir data
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --dir ${BATS_TEST_TMPDIR}/price\$5/data holds \$: mlaunch starts the servers through sh -c, which would expand it; choose a folder whose path holds none of \$ \` \" \\ (see --help)"
+}
+
+@test "--binarypath holding \$ is refused as well: its mongod path is in the same command line" {
+  mkdir -p "${BATS_TEST_TMPDIR}/bin\$x"
+  run --separate-stderr "$DEMO" --binarypath "${BATS_TEST_TMPDIR}/bin\$x"
+  assert_failure 2
+  assert_equal "$stderr" "demo-lab: --binarypath ${BATS_TEST_TMPDIR}/bin\$x holds \$: mlaunch starts the servers through sh -c, which would expand it; choose a folder whose path holds none of \$ \` \" \\ (see --help)"
+}
+
 @test "a playbook's own validation is a usage error too" {
   run --separate-stderr "$DEMO" --knob slowms
   assert_failure 2
