@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # globals are shared between the framework files
-# Cleanup on success, error, Ctrl-C and TERM: a stack of steps registered with
-# pb::on_exit, run last-in first-out from the EXIT trap. A first Ctrl-C (or
-# TERM) stops the running command and starts the cleanup; a second one during
-# the cleanup forces it (running step killed, cluster processes SIGKILLed).
+# Cleanup on success, error, Ctrl-C, TERM and HUP: a stack of steps registered
+# with pb::on_exit, run last-in first-out from the EXIT trap. A first Ctrl-C
+# (or TERM, or HUP: a closed terminal, a lost SSH session) stops the running
+# command and starts the cleanup; a second one during the cleanup forces it
+# (running step killed, cluster processes SIGKILLed).
 
 PB_CLEANUP_LABELS=()
 PB_CLEANUP_CMDS=()
@@ -61,6 +62,9 @@ pb::_on_err() {
 
 pb::_on_signal() {
   local sig="$1"
+  # The terminal is gone: what the cleanup says goes to the run log, and a
+  # write to the dead terminal cannot stop it half way.
+  if [[ "$sig" == SIGHUP ]]; then pb::_detach_terminal; fi
   if ((PB_CLEANING)); then
     PB_FORCE=1
     printf '\n' >&"$PB_FD"
@@ -73,7 +77,19 @@ pb::_on_signal() {
   pb::warn "interrupted by ${sig}${PB_CURRENT_STAGE:+ during ${PB_CURRENT_STAGE}}: cleaning up (press Ctrl-C again to force)"
   PB_FAILURE=${PB_FAILURE:-interrupted by ${sig}${PB_CURRENT_STAGE:+ during ${PB_CURRENT_STAGE}}}
   pb::stop_child
-  if [[ "$sig" == SIGINT ]]; then exit 130; else exit 143; fi
+  case "$sig" in
+    SIGINT) exit 130 ;;
+    SIGHUP) exit 129 ;;
+    *) exit 143 ;;
+  esac
+}
+
+# After a hang-up: the run's output (human lines, stdout, stderr) goes to the
+# end of its log instead of the terminal that closed.
+pb::_detach_terminal() {
+  [[ -n "${PB_LOG:-}" ]] || return 0
+  exec >>"$PB_LOG" 2>&1
+  eval "exec ${PB_FD}>&1"
 }
 
 # The EXIT trap: partial report on failure, cleanup, summary, exit code
@@ -93,7 +109,7 @@ pb::_on_exit() {
     0) code=0 ;;
     2) if [[ "${PB_EXIT_KIND:-}" == usage ]]; then code=2; else code=1; fi ;;
     3) if [[ "${PB_EXIT_KIND:-}" == preflight ]]; then code=3; else code=1; fi ;;
-    130|143) if [[ -n "$PB_SIGNAL" ]]; then code=$rc; else code=1; fi ;;
+    129|130|143) if [[ -n "$PB_SIGNAL" ]]; then code=$rc; else code=1; fi ;;
     *) code=1 ;;
   esac
   if ((code == 0 && PB_MAIN_DONE == 0 && ${#PB_CLEANUP_CMDS[@]} == 0)); then
@@ -131,4 +147,5 @@ pb::install_traps() {
   trap 'pb::_on_exit' EXIT
   trap 'pb::_on_signal SIGINT' INT
   trap 'pb::_on_signal SIGTERM' TERM
+  trap 'pb::_on_signal SIGHUP' HUP
 }

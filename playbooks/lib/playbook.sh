@@ -179,7 +179,7 @@ pb::summary() {
   case "$code" in
     0) pb::info "${PB_C_GREEN}done${PB_C_OFF} in $(pb::elapsed)" ;;
     3) pb::info "${PB_C_RED}preflight failed${PB_C_OFF}: ${PB_FAILURE#preflight failed: } (exit 3)" ;;
-    130|143) pb::info "${PB_C_YELLOW}interrupted${PB_C_OFF} after $(pb::elapsed) (exit ${code})" ;;
+    129|130|143) pb::info "${PB_C_YELLOW}interrupted${PB_C_OFF} after $(pb::elapsed) (exit ${code})" ;;
     *) pb::info "${PB_C_RED}FAILED${PB_C_OFF}: ${PB_FAILURE:-see above} (exit ${code})" ;;
   esac
 }

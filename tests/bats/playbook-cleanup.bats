@@ -160,6 +160,47 @@ wait_demo() {
   assert_output cleaned
 }
 
+# demo_on_closed_terminal LINE ARG...: the demo on a terminal of its own (a
+# pty whose master side this test holds), which the test closes once LINE was
+# printed, as closing a terminal window or losing an SSH session does: the
+# kernel sends the demo SIGHUP, and its writes to the terminal fail from then
+# on. DEMO_STATUS is its exit status.
+demo_on_closed_terminal() {
+  DEMO_STATUS=$(python3 - "$1" "$DEMO" --topology none --report-dir "$REPORT" --cleanup-marker "$MARKER" "${@:2}" <<'PY'
+import os, pty, sys, time
+line = sys.argv[1].encode()
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+seen = b''
+deadline = time.time() + 60
+while line not in seen and time.time() < deadline:
+    try:
+        seen += os.read(fd, 4096)
+    except OSError:
+        break
+os.close(fd)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+PY
+)
+}
+
+@test "a hang-up (the terminal closed) stops the running command and cleans up like Ctrl-C, exit 129, report interrupted" {
+  demo_on_closed_terminal "\$ sleep ${NAP}" --sleep "$NAP"
+  assert_equal "$DEMO_STATUS" 129
+  assert_equal "$(nap_processes)" 0
+  run cat "$MARKER"
+  assert_success
+  assert_output cleaned
+  run jq -r '"\(.status) \(.failure)"' "${REPORT}/results.json"
+  assert_success
+  assert_output --regexp '^interrupted interrupted by SIGHUP'
+  run ls -A "$TMPDIR"
+  assert_success
+  assert_output ''
+}
+
 @test "a second Ctrl-C during the cleanup forces it: the slow step is killed, the others still run" {
   start_demo --sleep "$NAP" --slow-cleanup "$NAP"
   wait_for_output "\$ sleep ${NAP}"
