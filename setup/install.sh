@@ -369,6 +369,7 @@ tool_version() {
     mlaunch) tool_versions::mlaunch "$path" ;;
     shellcheck) "$path" --version | awk '/^version:/ {print $2}' ;;
     jq) "$path" --version ;;
+    curl) "$path" --version 2>/dev/null | awk 'NR==1 {print $2}' ;;
     chromium) "$path" --version 2>/dev/null | awk '{print $2}' ;;
     go) "$path" version | awk '{print $3}' ;;
     mongodump|mongorestore|mongoexport|bsondump) "$path" --version 2>/dev/null | awk 'NR==1 {print $NF}' ;;
@@ -408,6 +409,7 @@ check() {
   check_row bats-support required "$setup" || absent=1
   check_row bats-assert required "$setup" || absent=1
   check_row m required "$setup" || absent=1
+  check_row curl optional "m downloads MongoDB servers and its release lists with curl (Debian 12 installs wget only): apt-get install curl, or brew install curl" || true
   check_row python3 required "install Python 3.8+ with venv (Debian: apt-get install python3-venv)" || absent=1
   check_row mlaunch required "$setup" || absent=1
   check_row shellcheck required "$setup" || absent=1

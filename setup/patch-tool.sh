@@ -7,6 +7,8 @@
 #                                     a mongos path with a space)
 # prints "applied" or "already applied"; exits 1 with a one-line reason when
 # FILE is not the release the patch expects (another release, or edited).
+#   setup/patch-tool.sh m|mtools FILE --check   changes nothing: exit 0 when FILE
+#                                     is the patched file, else 1 and why (preflight)
 # FILE is known by its SHA256, as released or as patched: patch finds a
 # hunk's context at another offset even with -F 0, so it applied silently to
 # m 1.9.6-1.9.8 and mtools 1.7.0/1.7.1, whose lines differ elsewhere.
@@ -41,7 +43,7 @@ release_of() {
 }
 
 main() {
-  local tool="${1:-}" file="${2:-}" patch_file release effect reinstall version what released patched sha
+  local tool="${1:-}" file="${2:-}" check="${3:-}" patch_file release effect reinstall version what released patched sha
   # released: bin/m of npm's m-1.10.0.tgz, and mtools/mlaunch/mlaunch.py as
   # mtools 1.7.2's wheel RECORD lists it; patched: the same after the patch.
   case "$tool" in
@@ -61,7 +63,7 @@ main() {
       ;;
     *) printf 'usage: setup/patch-tool.sh m|mtools FILE\n' >&2; return 2 ;;
   esac
-  [[ -n "$file" ]] || { printf 'usage: setup/patch-tool.sh m|mtools FILE\n' >&2; return 2; }
+  [[ -n "$file" && ( -z "$check" || "$check" == --check ) ]] || { printf 'usage: setup/patch-tool.sh m|mtools FILE [--check]\n' >&2; return 2; }
   patch_file="${SETUP_DIR}/${tool}-${release}.patch"
   if ! command -v patch >/dev/null 2>&1; then
     printf 'patch-%s: the patch command is missing: install it (Debian/Ubuntu: apt-get install patch), then run this again\n' "$tool" >&2
@@ -72,6 +74,16 @@ main() {
   if [[ "$sha" == "$patched" ]]; then
     printf 'already applied\n'
     return 0
+  fi
+  if [[ -n "$check" ]]; then
+    version=$(release_of "$tool" "$file")
+    if [[ "$sha" == "$released" ]]; then
+      what="is ${tool} ${release} as released, without setup's patch (npm ci puts it back)"
+    else
+      what="is ${tool} ${version:-of an unknown version}, not setup's patched ${tool} ${release}"
+    fi
+    printf 'patch-%s: %s %s, so %s; run ./setup/install.sh\n' "$tool" "$file" "$what" "$effect" >&2
+    return 1
   fi
   # Exact context (-F 0) as well: the patch must fit the file it was made for.
   if [[ "$sha" != "$released" ]] || ! patch --dry-run -s -f -F 0 "$file" <"$patch_file" >/dev/null 2>&1; then

@@ -43,6 +43,7 @@ PB_M_FIX=''   # what to do, when the failure has a better answer than the caller
 pb::m_resolve() {
   local want="$1" json cmd=() latest series
   PB_M_RESULT=''
+  PB_M_FIX=''
   if [[ "$want" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
     PB_M_RESULT=$want
     return 0
@@ -58,8 +59,15 @@ pb::m_resolve() {
     PB_M_RESULT=$latest
     return 0
   fi
-  # m's release list needs the network: --stable knows X.0 and even X.Y
-  # below 5, --latest every series (release candidates refused below).
+  # m's release list needs the network, through curl (m's good() and
+  # download()): without curl it fails as if offline, so that is said first.
+  if ! command -v curl >/dev/null 2>&1; then
+    PB_M_ERROR="cannot resolve MongoDB ${want} to a release: none is installed under $(pb::m_prefix), and m lists releases with curl, which is not installed (Debian 12 installs wget only)"
+    PB_M_FIX="install curl (Debian/Ubuntu: apt-get install curl), or give an exact X.Y.Z already installed, --binarypath DIR or --uri URI"
+    return 1
+  fi
+  # --stable knows X.0 and even X.Y below 5, --latest every series (release
+  # candidates refused below).
   latest=''
   if [[ "$want" =~ ^([0-4]\.[0-9]*[02468]|[5-9]\.0|[1-9][0-9]+\.0)$ ]]; then
     pb::_m_cmd cmd --stable "$want"
@@ -101,6 +109,11 @@ pb::m_ensure() {
   if ! pb::platform_runs "$version"; then
     PB_M_ERROR=$PB_PLATFORM_WHY
     PB_M_FIX=$PB_PLATFORM_FIX
+    return 1
+  fi
+  if ! command -v curl >/dev/null 2>&1; then
+    PB_M_ERROR="MongoDB ${version} is not installed, and m downloads with curl, which is not installed (Debian 12 installs wget only)"
+    PB_M_FIX="install curl (Debian/Ubuntu: apt-get install curl; macOS: brew install curl), or use --binarypath DIR or --uri URI"
     return 1
   fi
   pb::_m_cmd cmd "$version"

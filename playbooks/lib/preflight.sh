@@ -121,6 +121,9 @@ pb::_check_tools() {
       fi
       continue
     fi
+    # Before m is asked anything, even its version: an unpatched m makes
+    # stray folders at every start under a path with a space.
+    if [[ "$t" == m ]] && ! pb::_check_m_patched; then continue; fi
     pb::_tool_version "$t" >/dev/null
     v=${PB_TOOL_VERSIONS[$t]:-}
     case "$t" in
@@ -139,6 +142,31 @@ pb::_check_tools() {
     esac
     pb::preflight_ok "${t} ${v:-(version unknown)}"
   done < <(pb::_required_tools)
+}
+
+# The checkout's m as setup patched it, or m is not run at all
+# (PB_M_UNUSABLE=1): m 1.10.0 as npm ci leaves it expands its folders
+# unquoted, so under a path with a space every call fails and makes stray
+# folders outside the checkout, even the read-only ones of a dry run, and it
+# tries Debian 11 builds on Debian 12 (docs/m.md). An m first on PATH from
+# outside the checkout (a user's own) is refused too. DBA_LAB_M_SCRIPT names
+# the checkout's m script (default node_modules/m/bin/m; the tests' copies).
+PB_M_UNUSABLE=0
+pb::_check_m_patched() {
+  local script="${DBA_LAB_M_SCRIPT:-${PB_ROOT}/node_modules/m/bin/m}" found why
+  found=$(command -v m)
+  found=$(pb::_canonical "$found")
+  if [[ "$found" != "$(pb::_canonical "$PB_ROOT")"/* ]]; then
+    why="the m first on PATH, ${found}, is not the checkout's"
+  elif [[ -f "$script" ]] && ! why=$("${PB_ROOT}/setup/patch-tool.sh" m "$script" --check 2>&1 >/dev/null); then
+    why=${why#patch-m: }
+  else
+    return 0
+  fi
+  PB_M_UNUSABLE=1
+  pb::preflight_fail "m cannot be used: ${why}" \
+    "run ./setup/install.sh (it patches node_modules/m/bin/m), then source setup/env.sh so that the checkout's .tools/bin comes first on PATH"
+  return 1
 }
 
 # pb::binaries_placeholder VERSION: what a plan shows for binaries it could not
@@ -190,7 +218,7 @@ pb::_check_binaries() {
     want=${PB_VERSIONS[$i]}
     if ! pb::m_resolve "$want"; then
       pb::preflight_fail "MongoDB ${want}: ${PB_M_ERROR}" \
-        "give an exact X.Y.Z, or use --binarypath DIR (a folder with mongod and mongos) or --uri URI (an existing deployment)"
+        "${PB_M_FIX:-give an exact X.Y.Z, or use --binarypath DIR (a folder with mongod and mongos) or --uri URI (an existing deployment)}"
       if ((PB_DRY_RUN)); then
         PB_RESOLVED+=("$want")
         PB_BINPATHS+=("$(pb::binaries_placeholder "$want")")
@@ -412,7 +440,7 @@ pb::preflight() {
       pb::_check_dirs
       pb::platform_detect
       pb::_runnable_defaults
-      if command -v m >/dev/null 2>&1 || [[ -n "$PB_BINARYPATH" ]]; then
+      if [[ -n "$PB_BINARYPATH" ]] || { command -v m >/dev/null 2>&1 && ((!PB_M_UNUSABLE)); }; then
         pb::_check_binaries
       else
         PB_RESOLVED=("${PB_VERSIONS[@]}")

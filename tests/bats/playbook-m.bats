@@ -82,6 +82,28 @@ setup() {
   assert_regex "$PB_M_ERROR" '^m could not install MongoDB 7\.0\.14 \(m said: .*do not appear to be available.*\): no network, or no build for this OS'
 }
 
+@test "not installed and no curl (Debian 12 installs wget only): m is not run, and the error says curl" {
+  local bin rc=0
+  bin=$(path_without curl)
+  PATH="${DBA_LAB_ROOT}/tests/fixtures/fake-m:${bin}" pb::m_ensure 7.0.14 || rc=$?
+  assert_equal "$rc" 1
+  assert_equal "$PB_M_ERROR" "MongoDB 7.0.14 is not installed, and m downloads with curl, which is not installed (Debian 12 installs wget only)"
+  assert_equal "$PB_M_FIX" "install curl (Debian/Ubuntu: apt-get install curl; macOS: brew install curl), or use --binarypath DIR or --uri URI"
+  run grep -x '7.0.14' "$FAKE_M_LOG"
+  assert_failure 1
+}
+
+@test "X.Y not installed and no curl: resolution says curl, not the network" {
+  local bin rc=0
+  bin=$(path_without curl)
+  PATH="${DBA_LAB_ROOT}/tests/fixtures/fake-m:${bin}" pb::m_resolve 7.0 || rc=$?
+  assert_equal "$rc" 1
+  assert_equal "$PB_M_RESULT" ''
+  assert_regex "$PB_M_ERROR" 'm lists releases with curl, which is not installed'
+  run grep -- '--stable' "$FAKE_M_LOG"
+  assert_failure 1
+}
+
 @test "an install that works is verified and used" {
   FAKE_M_INSTALL_WORKS=1
   export FAKE_M_INSTALL_WORKS

@@ -366,3 +366,42 @@ SH
   assert_success
   refute_line --partial 'Node driver'
 }
+
+# --- m as setup patched it (docs/m.md) ------------------------------------------
+
+# m_as_released FILE: the checkout's m with setup's patch taken out again, as
+# a plain npm ci leaves node_modules/m/bin/m.
+m_as_released() {
+  cp "${DBA_LAB_ROOT}/node_modules/m/bin/m" "$1"
+  patch -R -s -f -F 0 "$1" <"${DBA_LAB_ROOT}/setup/m-1.10.0.patch" >/dev/null
+}
+
+@test "an m as npm ci leaves it (setup's patch not applied) stops preflight (exit 3) before m is run" {
+  use_fake_m
+  m_as_released "${BATS_TEST_TMPDIR}/m-released"
+  DBA_LAB_M_SCRIPT="${BATS_TEST_TMPDIR}/m-released" run --separate-stderr demo --topology single --mongodb-version 7.0.12
+  assert_failure 3
+  assert_regex "$stderr" "m cannot be used: ${BATS_TEST_TMPDIR}/m-released is m 1\\.10\\.0 as released, without setup's patch \\(npm ci puts it back\\), so m would install unrunnable builds on Debian 12 and fail under a path with a space; run \\./setup/install\\.sh"
+  [[ ! -e "$FAKE_M_LOG" ]]
+  [[ ! -e "$DATA" ]]
+}
+
+@test "in a dry run an unpatched m is not run either: the plan shows placeholders and says a real run would stop" {
+  use_fake_m
+  m_as_released "${BATS_TEST_TMPDIR}/m-released"
+  DBA_LAB_M_SCRIPT="${BATS_TEST_TMPDIR}/m-released" run --separate-stderr demo --dry-run --topology single --mongodb-version 7.0.12
+  assert_success
+  assert_regex "$stderr" 'a real run would stop here \(preflight\): m cannot be used: '
+  assert_line --partial "--binarypath '<binaries for MongoDB 7.0.12>'"
+  [[ ! -e "$FAKE_M_LOG" ]]
+}
+
+@test "an m first on PATH from outside the checkout (a user's own) is not run" {
+  mkdir -p "${BATS_TEST_TMPDIR}/user-bin"
+  printf '#!/bin/sh\necho "$*" >>"%s/user-m.log"\n' "$BATS_TEST_TMPDIR" >"${BATS_TEST_TMPDIR}/user-bin/m"
+  chmod +x "${BATS_TEST_TMPDIR}/user-bin/m"
+  PATH="${BATS_TEST_TMPDIR}/user-bin:${PATH}" run --separate-stderr demo --topology single --mongodb-version 7.0.12
+  assert_failure 3
+  assert_regex "$stderr" "m cannot be used: the m first on PATH, ${BATS_TEST_TMPDIR}/user-bin/m, is not the checkout's"
+  [[ ! -e "${BATS_TEST_TMPDIR}/user-m.log" ]]
+}

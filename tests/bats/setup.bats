@@ -29,27 +29,6 @@ shared_checkout() {
   chmod -R a+rX "$SHARED_DIR"
 }
 
-# A PATH holding every command of the usual ones except those named.
-path_without() {
-  local dir="${BATS_TEST_TMPDIR}/bin" d f name links
-  local -A seen=()
-  mkdir -p "$dir"
-  for d in /usr/local/bin /usr/bin /bin "$(dirname "$(command -v python3)")" "$(dirname "$(command -v go || echo /nonexistent/go)")"; do
-    [[ -d "$d" ]] || continue
-    # One ln per folder: a process per command of /usr/bin was 8 s a test.
-    links=()
-    for f in "$d"/*; do
-      name=${f##*/}
-      [[ -z "${seen[$name]:-}" ]] || continue
-      seen[$name]=1
-      [[ " $* " == *" ${name} "* ]] && continue
-      links+=("$f")
-    done
-    ((${#links[@]} == 0)) || ln -s "${links[@]}" "${dir}/"
-  done
-  printf '%s\n' "$dir"
-}
-
 @test "an unknown option is refused in one line with exit 2" {
   run "${DBA_LAB_ROOT}/setup/install.sh" --frobnicate
   assert_failure 2
@@ -76,6 +55,14 @@ path_without() {
   assert_line --regexp '^mlaunch +required +found +1\.7\.2 +/'
   assert_line --regexp '^jq +required +found +jq-1\.[0-9]+ +/'
   assert_line --regexp '^bats-assert +required +found +[0-9.]+ +/'
+}
+
+@test "--check names curl, which m downloads with (Debian 12 installs wget only), and does not fail without it" {
+  local path
+  path=$(path_without curl)
+  PATH="$path" run "${DBA_LAB_ROOT}/setup/install.sh" --check
+  assert_success
+  assert_line --regexp '^curl +optional +MISSING +- +m downloads MongoDB servers and its release lists with curl \(Debian 12 installs wget only\): apt-get install curl, or brew install curl$'
 }
 
 @test "--check says that analyze's Go engine was built from this checkout's source" {

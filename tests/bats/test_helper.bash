@@ -16,3 +16,24 @@ for dba_lab_lib in "${DBA_LAB_ROOT}/node_modules/bats-support/src/"*.bash \
   source "$dba_lab_lib"
 done
 unset dba_lab_lib
+
+# A PATH holding every command of the usual ones except those named.
+path_without() {
+  local dir="${BATS_TEST_TMPDIR}/bin" d f name links
+  local -A seen=()
+  mkdir -p "$dir"
+  for d in /usr/local/bin /usr/bin /bin "$(dirname "$(command -v python3)")" "$(dirname "$(command -v go || echo /nonexistent/go)")"; do
+    [[ -d "$d" ]] || continue
+    # One ln per folder: a process per command of /usr/bin was 8 s a test.
+    links=()
+    for f in "$d"/*; do
+      name=${f##*/}
+      [[ -z "${seen[$name]:-}" ]] || continue
+      seen[$name]=1
+      [[ " $* " == *" ${name} "* ]] && continue
+      links+=("$f")
+    done
+    ((${#links[@]} == 0)) || ln -s "${links[@]}" "${dir}/"
+  done
+  printf '%s\n' "$dir"
+}
