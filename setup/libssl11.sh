@@ -47,12 +47,18 @@ confirmed() {
   [[ "$answer" == [Yy]* ]]
 }
 
+# A stalled classroom network must not hang setup: the whole download is
+# bounded (DBA_LAB_FETCH_SECONDS, default 120 s for about 1.3 MB), and a
+# connection that does not open in 20 s fails.
 fetch() {
-  local url="$1" out="$2"
+  local url="$1" out="$2" limit="${DBA_LAB_FETCH_SECONDS:-120}" rc=0
   if command -v curl >/dev/null 2>&1; then
-    curl -fsSL --retry 2 -o "$out" "$url"
+    curl -fsSL --retry 2 --connect-timeout 20 --max-time "$limit" -o "$out" "$url" || rc=$?
+    ((rc != 28)) || die "download of ${url} timed out after ${limit} s (DBA_LAB_FETCH_SECONDS): check the network (nothing was changed)"
+    return "$rc"
   elif command -v wget >/dev/null 2>&1; then
-    wget -q -O "$out" "$url"
+    # wget's --timeout bounds each read, not the whole: --tries=2 bounds the rest.
+    wget -q --timeout=20 --tries=2 -O "$out" "$url"
   else
     die "neither curl nor wget is installed: install one of them"
   fi

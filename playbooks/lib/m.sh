@@ -32,6 +32,12 @@ pb::_m_cmd() {
   mapfile -d '' -t _cmd < <(pb::_m "$@")
 }
 
+# m fetches with curl and no time limit (m 1.10.0's good() and download()): on
+# a stalled classroom network each call would hang until Ctrl-C. Its release
+# list and its downloads are bounded here, in seconds.
+PB_M_LIST_SECONDS=${PB_M_LIST_SECONDS:-60}
+PB_M_INSTALL_SECONDS=${PB_M_INSTALL_SECONDS:-900}
+
 # These functions answer in PB_M_RESULT (they run commands through the runner,
 # which must not happen in a $(...) subshell) and explain failures in PB_M_ERROR.
 PB_M_RESULT=''
@@ -41,7 +47,7 @@ PB_M_FIX=''   # what to do, when the failure has a better answer than the caller
 # pb::m_resolve VERSION: PB_M_RESULT=X.Y.Z for X.Y (the newest installed patch,
 # else the newest release m knows of), or X.Y.Z unchanged.
 pb::m_resolve() {
-  local want="$1" json cmd=() latest series
+  local want="$1" json cmd=() latest series rc
   PB_M_RESULT=''
   PB_M_FIX=''
   if [[ "$want" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
@@ -74,7 +80,14 @@ pb::m_resolve() {
   else
     pb::_m_cmd cmd --latest "$want"
   fi
-  pb::capture --read-only latest "${cmd[@]}" || latest=''
+  rc=0
+  pb::capture --read-only --progress "asking m for MongoDB ${want}'s newest release" --timeout "$PB_M_LIST_SECONDS" \
+    latest "${cmd[@]}" || rc=$?
+  if ((rc == 124)); then
+    PB_M_ERROR="cannot resolve MongoDB ${want} to a release: m's release list did not answer within ${PB_M_LIST_SECONDS} s (PB_M_LIST_SECONDS): a stalled network?"
+    return 1
+  fi
+  ((rc == 0)) || latest=''
   latest=$(tail -n 1 <<<"$latest" | tr -d '[:space:]')
   if [[ "$latest" =~ ^${series}\.[0-9]+$ ]]; then
     PB_M_RESULT=$latest
@@ -99,7 +112,7 @@ pb::m_binpath() {
 # absent and its build can start here. With --dry-run the install is only
 # shown; the folder is m's.
 pb::m_ensure() {
-  local version="$1" cmd=()
+  local version="$1" cmd=() rc
   PB_M_FIX=''
   if pb::m_binpath "$version"; then
     return 0
@@ -123,7 +136,12 @@ pb::m_ensure() {
     return 0
   fi
   # m exits 0 after most failures: its status says nothing, `m bin` decides.
-  pb::run --progress "installing MongoDB ${version} with m (downloads ~100 MB)" "${cmd[@]}" || true
+  rc=0
+  pb::run --progress "installing MongoDB ${version} with m (downloads ~100 MB)" --timeout "$PB_M_INSTALL_SECONDS" "${cmd[@]}" || rc=$?
+  if ((rc == 124)); then
+    PB_M_ERROR="m's download of MongoDB ${version} did not finish within ${PB_M_INSTALL_SECONDS} s (PB_M_INSTALL_SECONDS) and was stopped: a stalled network?"
+    return 1
+  fi
   if pb::m_binpath "$version"; then
     return 0
   fi

@@ -295,19 +295,20 @@ pb::run() {
   return "$rc"
 }
 
-# pb::capture [--read-only] [--dry-value TEXT] [--progress LABEL] [--env NAME=VALUE]... VAR COMMAND [ARG...]
+# pb::capture [--read-only] [--dry-value TEXT] [--progress LABEL [--timeout SECONDS]] [--env NAME=VALUE]... VAR COMMAND [ARG...]
 # Runs the command (shown like pb::run) and stores its stdout, without the
 # trailing newline, in VAR; stderr goes to the run log. With --dry-run a
 # command that is not --read-only is only shown and VAR gets TEXT.
 pb::capture() {
   # Locals are prefixed: VAR is assigned by name and must not be one of them.
-  local _pbc_ro=0 _pbc_dry='' _pbc_progress='' _pbc_var _pbc_out _pbc_rc=0 _pbc_env=()
+  local _pbc_ro=0 _pbc_dry='' _pbc_progress='' _pbc_limit='' _pbc_var _pbc_out _pbc_rc=0 _pbc_env=()
   while (($#)); do
     case "$1" in
       --read-only) _pbc_ro=1 ;;
       --env) pb::_env_option "$2"; _pbc_env+=(--env "$2"); shift ;;
       --dry-value) _pbc_dry="$2"; shift ;;
       --progress) _pbc_progress="$2"; shift ;;
+      --timeout) _pbc_limit="$2"; shift ;;
       *) break ;;
     esac
     shift
@@ -323,7 +324,7 @@ pb::capture() {
   pb::_failpoint "$@"
   _pbc_out=$(pb::tempfile capture)
   pb::_spawn "FILE:${_pbc_out}" "${_pbc_env[@]}" "$@"
-  pb::_wait_child "$_pbc_progress" || _pbc_rc=$?
+  pb::_wait_child "$_pbc_progress" "$_pbc_limit" || _pbc_rc=$?
   pb::_note_status "$_pbc_rc" "$@"
   printf -v "$_pbc_var" '%s' "$(<"$_pbc_out")"
   rm -f "$_pbc_out"

@@ -120,3 +120,21 @@ make_package() {
   pb::mlaunch_init_args "${BATS_TEST_TMPDIR}/data" "$FAKE_BIN"
   assert_equal "${PB_MLAUNCH_ARGS[*]:0:2}" "mlaunch init"
 }
+
+@test "a download that stalls (a server that never answers) is stopped at its bound, says so, and changes nothing" {
+  local port pid _
+  command -v curl >/dev/null || skip "the bound tested is curl's"
+  port=$(free_port_base)
+  # Accepts the connection and never answers, as a stalled network does.
+  python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
+open(sys.argv[2], "w").close()
+c, _ = s.accept(); time.sleep(60)' "$port" "${BATS_TEST_TMPDIR}/listening" &
+  pid=$!
+  for _ in $(seq 100); do [[ -e "${BATS_TEST_TMPDIR}/listening" ]] && break; sleep 0.1; done
+  DBA_LAB_TEST_LIBSSL11_BASE="http://127.0.0.1:${port}" DBA_LAB_FETCH_SECONDS=2 run "${CHECKOUT}/setup/libssl11.sh" --yes
+  kill "$pid" 2>/dev/null || true
+  assert_failure
+  assert_output --partial "download of http://127.0.0.1:${port}/${DEB} timed out after 2 s (DBA_LAB_FETCH_SECONDS): check the network (nothing was changed)"
+  [[ ! -e "${CHECKOUT}/.tools/lib" ]]
+}

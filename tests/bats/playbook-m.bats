@@ -104,6 +104,31 @@ setup() {
   assert_failure 1
 }
 
+# A sleep length no other process on the machine uses: the stalled m's.
+stall_seconds() {
+  printf '%d' $((4000 + RANDOM % 4000))
+}
+
+@test "a release list that never answers (a stalled network) is stopped at its bound, and says so" {
+  local nap
+  nap=$(stall_seconds)
+  FAKE_M_STALL=$nap PB_M_LIST_SECONDS=1 pb::m_resolve 7.0 || true
+  assert_equal "$PB_M_RESULT" ''
+  assert_equal "$PB_M_ERROR" "cannot resolve MongoDB 7.0 to a release: m's release list did not answer within 1 s (PB_M_LIST_SECONDS): a stalled network?"
+  run pgrep -x -f "sleep ${nap}"
+  assert_failure 1
+}
+
+@test "a download that never finishes is stopped at its bound, and says so" {
+  local nap rc=0
+  nap=$(stall_seconds)
+  FAKE_M_STALL=$nap PB_M_INSTALL_SECONDS=1 pb::m_ensure 7.0.14 || rc=$?
+  assert_equal "$rc" 1
+  assert_equal "$PB_M_ERROR" "m's download of MongoDB 7.0.14 did not finish within 1 s (PB_M_INSTALL_SECONDS) and was stopped: a stalled network?"
+  run pgrep -x -f "sleep ${nap}"
+  assert_failure 1
+}
+
 @test "an install that works is verified and used" {
   FAKE_M_INSTALL_WORKS=1
   export FAKE_M_INSTALL_WORKS
