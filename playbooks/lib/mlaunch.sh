@@ -342,15 +342,21 @@ pb::mlaunch() {
 # 48) or DBPathInUse (exit 100). Hence the wait in between: until no process
 # runs from the cluster's folder and every port is free, at most
 # PB_STOP_WAIT seconds (default 120), with progress; past that, an error that
-# names what is left. mlaunch stop signals whatever serves the cluster's
-# ports, so it runs only when every process it would signal is shown to run
-# from the cluster's folder (pb::_own_cluster_pids), as in teardown.
+# names what is left. The stop is this run's own SIGTERM to the processes
+# shown to run from the cluster's folder (pb::_own_cluster_pids), as mlaunch
+# stop sends, but never to what else serves a port of the layout (mlaunch
+# stop matches by port), and without mlaunch stop reading every process's
+# command line, which fails on a busy machine when one of them is a zombie
+# (psutil's ZombieProcess, seen).
 pb::cluster_restart() {
   local own=()
-  if ((!PB_DRY_RUN)) && ! pb::_own_cluster_pids own "$PB_CLUSTER_DIR"; then
-    pb::die "not restarting the cluster in ${PB_CLUSTER_DIR}: mlaunch stop would signal what the run cannot show to be its own (above)"
+  if ((PB_DRY_RUN)); then
+    pb::show_cmd kill -TERM "<pids of the cluster's processes>"
+  elif ! pb::_own_cluster_pids own "$PB_CLUSTER_DIR"; then
+    pb::die "not restarting the cluster in ${PB_CLUSTER_DIR}: its processes cannot all be shown to be this run's (above)"
+  elif ((${#own[@]})); then
+    pb::run kill -TERM "${own[@]}"
   fi
-  pb::mlaunch stop
   ((PB_DRY_RUN)) || pb::_wait_cluster_stopped "${PB_STOP_WAIT:-120}"
   pb::mlaunch start
 }
@@ -368,7 +374,7 @@ pb::_wait_cluster_stopped() {
     done < <(pb::cluster_ports)
     ((${#pids[@]} || ${#busy[@]})) || break
     if ((SECONDS - start >= limit)); then
-      pb::die "the cluster did not stop within ${limit} s of mlaunch stop$( ((${#pids[@]})) && printf '; still running: pid(s) %s' "${pids[*]}")$( ((${#busy[@]})) && printf '; port(s) %s still in use' "${busy[*]}"): not starting it again (PB_STOP_WAIT sets the wait)"
+      pb::die "the cluster did not stop within ${limit} s of SIGTERM$( ((${#pids[@]})) && printf '; still running: pid(s) %s' "${pids[*]}")$( ((${#busy[@]})) && printf '; port(s) %s still in use' "${busy[*]}"): not starting it again (PB_STOP_WAIT sets the wait)"
     fi
     if ((SECONDS - last >= PB_PROGRESS_EVERY)); then
       pb::info "  waiting for ${#pids[@]} process(es) to exit and ${#busy[@]} port(s) to be freed ($(pb::elapsed "$start"))"
@@ -533,7 +539,8 @@ pb::_process_paths() {
   done
 }
 
-# pb::_own_cluster_pids ARRAY DIR: ARRAY := the pids `mlaunch list` names as
+# pb::_own_cluster_pids ARRAY DIR (its locals are prefixed: ARRAY is assigned
+# by name): ARRAY := the pids `mlaunch list` names as
 # running in DIR's cluster. True only when each of them runs from DIR (its
 # --dbpath or --logpath), i.e. when `mlaunch stop`, which signals by port
 # (mlaunch.py kill and _get_processes match --port only), would signal this
@@ -542,28 +549,28 @@ pb::_process_paths() {
 # served by a process of another folder.
 pb::_own_cluster_pids() {
   local -n _own_out="$1"
-  local dir="$2" list own=() kind port pid status rest foreign=0
+  local _ocp_dir="$2" _ocp_list _ocp_mine=() kind port pid status rest foreign=0
   _own_out=()
-  if ! pb::dir_pids_into own "$dir"; then
-    pb::warn "no process of ${dir} can be shown to be this run's: ${PB_PS_UNREADABLE}"
+  if ! pb::dir_pids_into _ocp_mine "$_ocp_dir"; then
+    pb::warn "no process of ${_ocp_dir} can be shown to be this run's: ${PB_PS_UNREADABLE}"
     return 1
   fi
-  list=$(pb::tempfile processes)
-  if ! pb::cluster_processes "$dir" >"$list" 2>/dev/null; then
-    rm -f "$list"
-    pb::warn "cannot list the processes of ${dir} with mlaunch"
+  _ocp_list=$(pb::tempfile processes)
+  if ! pb::cluster_processes "$_ocp_dir" >"$_ocp_list" 2>/dev/null; then
+    rm -f "$_ocp_list"
+    pb::warn "cannot list the processes of ${_ocp_dir} with mlaunch"
     return 1
   fi
   while IFS=$'\t' read -r kind port pid status rest; do
     [[ "$status" == running && "$pid" =~ ^[0-9]+$ ]] || continue
-    if [[ " ${own[*]} " == *" ${pid} "* ]]; then
+    if [[ " ${_ocp_mine[*]} " == *" ${pid} "* ]]; then
       _own_out+=("$pid")
     else
       foreign=1
       pb::warn "port ${port} (${kind}) is served by pid ${pid}, which this run did not start: leaving it alone"
     fi
-  done <"$list"
-  rm -f "$list"
+  done <"$_ocp_list"
+  rm -f "$_ocp_list"
   ((!foreign))
 }
 

@@ -61,13 +61,13 @@ plan_all() {
   assert_output --partial '"params":{"size":1048576,"max":0}'
 }
 
-@test "claims in order: grow, shard, replicate, count, stop and start every node with mlaunch, count again" {
+@test "claims in order: grow, shard, replicate, count, stop every node (SIGTERM) and start it with mlaunch, count again" {
   run plan --compare none
   assert_success
   local steps
   steps=$(sed -n -E -e 's/.*"params":\{"claim":"([a-z]+)".*/claim \1/p' -e 's/^\$ (mlaunch (stop|start)) --dir .*/\1/p' \
-    -e "s/.*runCommand\(\{count: .*ticker.*/count/p" <<<"$output")
-  [[ "$steps" == $'claim grow\nclaim shard\nclaim replicate\ncount\nmlaunch stop\nmlaunch start\nclaim restart\nmlaunch stop' ]]
+    -e 's/^\$ kill -TERM .*/stop/p' -e "s/.*runCommand\(\{count: .*ticker.*/count/p" <<<"$output")
+  [[ "$steps" == $'claim grow\nclaim shard\nclaim replicate\ncount\nstop\nmlaunch start\nclaim restart\nmlaunch stop' ]]
 }
 
 @test "--sharded launches one shard, a config server and one mongos" {

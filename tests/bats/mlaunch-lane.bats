@@ -210,6 +210,10 @@ cluster_statuses() {
   STANDIN_QUIESCE_SECONDS=4 STANDIN_SHUTDOWN_SECONDS=2 lane_cluster PB_TOPOLOGY=replset PB_NODES=2
   run pb::cluster_restart
   assert_success
+  # SIGTERM to the members shown to be the run's, not mlaunch stop (which
+  # signals by port and trips over any zombie process on the machine).
+  assert_line --regexp '^\$ kill -TERM [0-9]+ [0-9]+$'
+  refute_line --partial '$ mlaunch stop'
   run cluster_statuses
   assert_success
   assert_output "$(printf 'replset member\trunning\nreplset member\trunning')"
@@ -224,7 +228,7 @@ cluster_statuses() {
   STANDIN_QUIESCE_SECONDS=30 lane_cluster PB_TOPOLOGY=replset PB_NODES=1
   PB_STOP_WAIT=1 run pb::cluster_restart
   assert_failure
-  assert_line --regexp "^error: the cluster did not stop within 1 s of mlaunch stop; still running: pid\(s\) [0-9]+; port\(s\) ${PORT} still in use: not starting it again \(PB_STOP_WAIT sets the wait\)$"
+  assert_line --regexp "^error: the cluster did not stop within 1 s of SIGTERM; still running: pid\(s\) [0-9]+; port\(s\) ${PORT} still in use: not starting it again \(PB_STOP_WAIT sets the wait\)$"
   refute_line --partial '$ mlaunch start'
   PB_FORCE=1 run pb::cluster_teardown "$PB_CLUSTER_DIR"
   assert_success
