@@ -160,7 +160,14 @@ pb::_exec_with_env() {
 }
 
 pb::_wait_child() {
-  local progress="$1" limit="${2:-}" rc=0
+  local progress="$1" limit="${2:-}" rc=0 sig
+  if [[ -n "$PB_FAILPOINT_PENDING" ]]; then
+    # The failpoint's "during": the command has started; a moment for it to run.
+    sig=$PB_FAILPOINT_PENDING
+    PB_FAILPOINT_PENDING=''
+    sleep 0.2
+    pb::_failpoint_signal "$sig"
+  fi
   if [[ -n "$progress" ]]; then
     pb::progress_wait "$PB_CHILD_PID" "$progress" "$limit" || rc=$?
     if ((rc == 124)) && [[ -n "$limit" ]]; then
@@ -222,6 +229,10 @@ pb::_show_failure_tail() {
 # "WHERE<TAB>command" matches ERE (its N goes to FILE.fired): a run's command
 # count varies by one or two (retries, polling), a command's name does not.
 # Either variable alone, or a value of neither form, does nothing.
+# DBA_LAB_FAILPOINT_SIGNAL=INT (default), TERM or HUP picks the signal, as
+# Ctrl-C, a kill or a closed terminal sends it; DBA_LAB_FAILPOINT_WHEN=during
+# sends it once command N runs (its process group started) instead of before.
+PB_FAILPOINT_PENDING=''
 pb::_failpoint() {
   local record="${DBA_LAB_FAILPOINT_RECORD:-}" at="${DBA_LAB_FAILPOINT:-}" n=1 where line
   [[ -n "$record" ]] || return 0
@@ -231,28 +242,47 @@ pb::_failpoint() {
   line=$(pb::redact "$(pb::quote "$@")")
   printf '%d\t%s\t%s\n' "$n" "$where" "${line//$'\n'/\\n}" >>"$record"
   if [[ "$at" =~ ^[1-9][0-9]{0,8}$ ]] && ((n == at)); then
-    pb::_failpoint_sigint
+    pb::_failpoint_fire
   elif [[ "$at" == match:?* && ! -e "${record}.fired" && "${where}"$'\t'"${line}" =~ ${at#match:} ]]; then
     printf '%d\n' "$n" >"${record}.fired"
-    pb::_failpoint_sigint
+    pb::_failpoint_fire
   fi
 }
 
-# A Ctrl-C reaches the playbook's shell and every subshell of it on the way to
-# this one (they share its process group; commands run in groups of their
-# own). Signalled top down: the shell's trap runs once its child is gone. A
-# subshell that ignores SIGINT (process substitution) does not start the command either.
-pb::_failpoint_sigint() {
-  local pid=$BASHPID chain=() i
+# Now, or (DBA_LAB_FAILPOINT_WHEN=during) once the command runs: pb::_wait_child
+# sends what is pending.
+pb::_failpoint_fire() {
+  local sig
+  case "${DBA_LAB_FAILPOINT_SIGNAL:-INT}" in
+    TERM) sig=TERM ;;
+    HUP) sig=HUP ;;
+    *) sig=INT ;;
+  esac
+  if [[ "${DBA_LAB_FAILPOINT_WHEN:-before}" == during ]]; then
+    PB_FAILPOINT_PENDING=$sig
+  else
+    pb::_failpoint_signal "$sig"
+  fi
+}
+
+# A Ctrl-C (or a terminal's hang-up) reaches the playbook's shell and every
+# subshell of it on the way to this one (they share its process group;
+# commands run in groups of their own). Signalled top down: the shell's trap
+# runs once its child is gone. A subshell that ignores the signal (process
+# substitution) does not start the command either.
+pb::_failpoint_signal() {
+  local sig="$1" pid=$BASHPID chain=() i
   while [[ "$pid" != "$$" && "$pid" =~ ^[0-9]+$ && "$pid" -gt 1 ]]; do
     chain+=("$pid")
     pid=$(ps -o ppid= -p "$pid" | tr -d ' ')
   done
-  kill -INT "$$"
+  kill "-${sig}" "$$"
   for ((i = ${#chain[@]} - 1; i >= 0; i--)); do
-    kill -INT "${chain[i]}" 2>/dev/null || true
+    kill "-${sig}" "${chain[i]}" 2>/dev/null || true
   done
-  if [[ "$BASHPID" != "$$" ]]; then exit 130; fi
+  if [[ "$BASHPID" != "$$" ]]; then
+    case "$sig" in INT) exit 130 ;; HUP) exit 129 ;; *) exit 143 ;; esac
+  fi
 }
 
 # pb::run [--read-only] [--progress LABEL [--timeout SECONDS]] [--quiet] [--env NAME=VALUE]... COMMAND [ARG...]
@@ -382,6 +412,13 @@ pb::run_foreground() {
     return 0
   fi
   pb::_failpoint "$@"
+  # A foreground command is not waited for by pb::_wait_child: a failpoint
+  # "during" it fires before it, as it would for the command itself.
+  if [[ -n "$PB_FAILPOINT_PENDING" ]]; then
+    local sig=$PB_FAILPOINT_PENDING
+    PB_FAILPOINT_PENDING=''
+    pb::_failpoint_signal "$sig"
+  fi
   "$@"
 }
 

@@ -98,6 +98,38 @@ report_status() {
   assert_output interrupted
 }
 
+@test "failpoint signal: TERM or HUP instead of SIGINT, with each one's exit, report interrupted" {
+  local sig want
+  for sig in TERM:143 HUP:129; do
+    want=${sig#*:}
+    sig=${sig%:*}
+    rm -rf "$REPORT" "$RECORD"
+    DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=1 DBA_LAB_FAILPOINT_SIGNAL=$sig demo --topology none --sleep 120
+    assert_failure "$want"
+    run report_status
+    assert_success
+    assert_output interrupted
+    run jq -r .failure "${REPORT}/results.json"
+    assert_success
+    assert_output "interrupted by SIG${sig} during run"
+  done
+}
+
+@test "failpoint during: the signal comes once command N runs; its process group is stopped with the run" {
+  local nap t0=$SECONDS
+  nap=$((3000 + RANDOM % 5000))
+  DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=1 DBA_LAB_FAILPOINT_WHEN=during DBA_LAB_FAILPOINT_SIGNAL=TERM \
+    demo --topology none --sleep "$nap"
+  assert_failure 143
+  (( SECONDS - t0 < 60 ))
+  run pgrep -x -f "sleep ${nap}"
+  assert_failure 1
+  # It had started: the run log shows the command, then the stop.
+  run report_status
+  assert_success
+  assert_output interrupted
+}
+
 @test "failpoint match: SIGINT just before the first command that matches, once; its N in RECORD.fired" {
   DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=$'match:^report\tnode .*/js/check\\.js ' demo --topology none --sleep 1
   assert_failure 130
@@ -236,6 +268,16 @@ walk_at() {
 @test "walk sample: sharded routing-refresh, Ctrl-C just before mlaunch init: exit 130, interrupted, nothing left" {
   walk_at routing-refresh $'^launch\tmlaunch init '
   assert_equal "$WALK_WHERE" launch
+}
+
+@test "walk sample: a hang-up (SIGHUP) while mlaunch init runs: exit 129, interrupted, mlaunch stopped, nothing left" {
+  FAULTS_POINT="HUP during" walk_at routing-refresh $'^launch\tmlaunch init '
+  assert_equal "$WALK_WHERE" launch
+}
+
+@test "walk sample: SIGTERM while the first version's cluster is stopped for the next: exit 143, nothing left" {
+  FAULTS_POINT="TERM during" walk_at lane-lab-two-versions $'^analyze\tmlaunch stop '
+  assert_equal "$WALK_WHERE" analyze
 }
 
 @test "walk sample: sharded routing-refresh, Ctrl-C in the cleanup after its failure, before mlaunch stop: forced, nothing left" {

@@ -89,19 +89,39 @@ for _ in range(200):
 PY
 }
 
+# faults::signal_of N: the signal and its moment for point N, "SIG WHEN": the
+# walk turns through INT, TERM and HUP (Ctrl-C, a kill, a closed terminal),
+# each before command N starts and once it runs, so every pair is walked.
+faults::signal_of() {
+  local sigs=(INT TERM HUP)
+  printf '%s %s\n' "${sigs[$(($1 % 3))]}" "$( (($1 % 6 < 3)) && printf before || printf during)"
+}
+
+# The exit a run interrupted by SIG must end with.
+faults::signal_rc() {
+  case "$1" in INT) printf 130 ;; HUP) printf 129 ;; *) printf 143 ;; esac
+}
+
 # faults::run CASE RUNDIR [N]: one run of CASE in RUNDIR (created; it must not
-# exist), interrupted before its Nth command when N is given. RUNDIR gets:
+# exist), interrupted at its Nth command when N is given (or match:ERE), by
+# FAULTS_POINT ("SIG WHEN", e.g. "HUP during") or else, for a number, the
+# signal and moment faults::signal_of N names (INT before for match:).
+# RUNDIR gets:
 #   labs/keep/file, labs/notes.txt  what the user owns beside the run's folder
 #   labs/run                        the run's --dir (the run creates it)
 #   report/                         its --report-dir
 #   record                          its commands (DBA_LAB_FAILPOINT_RECORD)
 #   tmp/                            its TMPDIR (the run's own temporary folder)
 #   out                             what it printed
+#   point                           the signal and moment used, for faults::expect
 # FAULTS_RC = its exit status (124 when it was still running after
 # FAULTS_RUN_LIMIT seconds: it is then killed, with what it started).
 faults::run() {
-  local case="$1" dir="$2" n="${3:-}" port pid _
+  local case="$1" dir="$2" n="${3:-}" port pid point _
   mkdir -p "${dir}/labs/keep" "${dir}/tmp" "${dir}/home" "${dir}/pathbin"
+  point=${FAULTS_POINT:-}
+  if [[ -z "$point" && "$n" =~ ^[0-9]+$ ]]; then point=$(faults::signal_of "$n"); fi
+  printf '%s\n' "${point:-INT before}" >"${dir}/point"
   printf 'the user'"'"'s\n' >"${dir}/labs/keep/file"
   printf 'mine\n' >"${dir}/labs/notes.txt"
   # A mongod on PATH, as on a laptop (m's, brew's): mlaunch runs it for every subcommand.
@@ -113,7 +133,12 @@ faults::run() {
   (
     export HOME="${dir}/home" TMPDIR="${dir}/tmp" PATH="${dir}/pathbin:${PATH}" M_PREFIX="${dir}/m" DBA_LAB_M_PREFIX="${dir}/m"
     export DBA_LAB_FAILPOINT_RECORD="${dir}/record"
-    if [[ -n "$n" ]]; then export DBA_LAB_FAILPOINT="$n"; else unset DBA_LAB_FAILPOINT; fi
+    if [[ -n "$n" ]]; then
+      read -r DBA_LAB_FAILPOINT_SIGNAL DBA_LAB_FAILPOINT_WHEN <"${dir}/point"
+      export DBA_LAB_FAILPOINT="$n" DBA_LAB_FAILPOINT_SIGNAL DBA_LAB_FAILPOINT_WHEN
+    else
+      unset DBA_LAB_FAILPOINT
+    fi
     exec python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' "${FAULTS_CMD[@]}" --dir "${dir}/labs/run" --port "$port" \
@@ -170,7 +195,8 @@ faults::record() {
 # FAULTS_WANT_STATUS for the run interrupted before command N, from where
 # that run's own record says command N came (counts can differ from the
 # uninterrupted run's: waiting for a primary asks as often as it takes).
-#   before the run's end      SIGINT: exit 130, report status interrupted
+#   before the run's end      its signal's exit (130 INT, 143 TERM, 129 HUP),
+#                             report status interrupted
 #   in the exit handler       a signal during the cleanup forces it (SIGKILL
 #                             instead of waiting); the outcome stays the
 #                             run's own (exit and status of the uninterrupted run)
@@ -182,7 +208,10 @@ faults::expect() {
   FAULTS_WHAT=$(awk -F'\t' -v n="$n" '$1 == n {print $3; exit}' "${dir}/record" 2>/dev/null)
   case "$FAULTS_WHERE" in
     cleanup | unreached) FAULTS_WANT_RC=$3 FAULTS_WANT_STATUS=$4 ;;
-    *) FAULTS_WANT_RC=130 FAULTS_WANT_STATUS=interrupted ;;
+    *)
+      FAULTS_WANT_RC=$(faults::signal_rc "$(cut -d ' ' -f 1 "${dir}/point" 2>/dev/null)")
+      FAULTS_WANT_STATUS=interrupted
+      ;;
   esac
 }
 

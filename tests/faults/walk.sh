@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The full failpoint walk (npm run test:faults; tests/faults/README.md): for
 # each case, one uninterrupted run counts the playbook's external commands,
-# then one run per N is interrupted (SIGINT) just before command N and
+# then one run per N is interrupted at command N (SIGINT, SIGTERM or SIGHUP,
+# before the command starts or while it runs: faults::signal_of) and
 # checked. A progress line per N on stdout, a closing line "N passed, N failed".
 #
 #   tests/faults/walk.sh [--keep-runs] [CASE...]
@@ -68,13 +69,13 @@ walk_case() {
     faults::expect "$dir" "$n" "$natural_rc" "$natural_status"
     if problems=$(faults::check "$dir" "$FAULTS_WANT_RC" "$FAULTS_WANT_STATUS"); then
       PASSED=$((PASSED + 1))
-      printf 'ok     %s N=%d/%d [%s] %s: exit %s, %s (%d s)\n' "$case" "$n" "$count" "$FAULTS_WHERE" \
-        "$(short "$FAULTS_WHAT")" "$FAULTS_RC" "$FAULTS_WANT_STATUS" $((SECONDS - t0))
+      printf 'ok     %s N=%d/%d [%s] SIG%s %s: exit %s, %s (%d s)\n' "$case" "$n" "$count" "$FAULTS_WHERE" \
+        "$(<"${dir}/point")" "$(short "$FAULTS_WHAT")" "$FAULTS_RC" "$FAULTS_WANT_STATUS" $((SECONDS - t0))
       ((KEEP_RUNS)) || rm -rf "$dir"
     else
       FAILED=$((FAILED + 1))
-      printf 'FAILED %s N=%d/%d [%s] %s (%d s)\n%s\n' "$case" "$n" "$count" "$FAULTS_WHERE" \
-        "$(short "$FAULTS_WHAT")" $((SECONDS - t0)) "  ${problems//$'\n'/$'\n'  }"
+      printf 'FAILED %s N=%d/%d [%s] SIG%s %s (%d s)\n%s\n' "$case" "$n" "$count" "$FAULTS_WHERE" \
+        "$(<"${dir}/point")" "$(short "$FAULTS_WHAT")" $((SECONDS - t0)) "  ${problems//$'\n'/$'\n'  }"
     fi
   done
 }
