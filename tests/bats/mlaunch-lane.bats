@@ -237,14 +237,7 @@ cluster_statuses() {
 @test "lane: a restart whose port another folder's mongod now serves signals nothing and starts nothing" {
   local other="${LABS}/other" pid
   lane_cluster PB_TOPOLOGY=single
-  # The cluster's mongod went away; another one now serves its port (mlaunch
-  # stop would signal it: it matches processes by --port only).
-  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
-  kill "$pid"
-  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
-  mkdir -p "${other}/db"
-  "${LANE}/bin/mongod" --port "$PORT" --dbpath "${other}/db" --logpath "${other}/mongod.log" --fork >/dev/null
-  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
+  pid=$(foreign_mongod_on "$PORT" "$other" "${LANE}/bin")
   run pb::cluster_restart
   assert_failure
   assert_line --partial "port ${PORT} (single) is served by pid ${pid}, which this run did not start: leaving it alone"

@@ -113,3 +113,17 @@ wait_background() {
   fi
   wait "$BG_PID" || BG_STATUS=$?
 }
+
+# foreign_mongod_on PORT FOLDER LANE_BIN: the stand-in mongod on PORT (a
+# cluster's) goes away and another one, of FOLDER, serves PORT instead, as
+# when a user's own server takes over the port; prints its pid. What
+# mlaunch stop would signal: it matches processes by --port only.
+foreign_mongod_on() {
+  local port="$1" folder="$2" bin="$3" pid
+  pid=$(pgrep -f -- "standin.py mongod .*--port ${port}( |$)")
+  kill "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  mkdir -p "${folder}/db"
+  "${bin}/mongod" --port "$port" --dbpath "${folder}/db" --logpath "${folder}/mongod.log" --fork >/dev/null
+  pgrep -f -- "standin.py mongod .*--port ${port}( |$)"
+}

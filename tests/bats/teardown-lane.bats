@@ -154,13 +154,7 @@ mlaunch_that_cannot_list() {
   pb::claim_dir "$dir"
   pb::mlaunch_init_args "$dir" "${LANE}/bin"
   pb::run --quiet "${PB_MLAUNCH_ARGS[@]}"
-  # The cluster's mongod went away; another one now serves its port.
-  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
-  kill "$pid"
-  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
-  mkdir -p "${other}/db"
-  "${LANE}/bin/mongod" --port "$PORT" --dbpath "${other}/db" --logpath "${other}/mongod.log" --fork >/dev/null
-  pid=$(pgrep -f -- "standin.py mongod .*--port ${PORT}( |$)")
+  pid=$(foreign_mongod_on "$PORT" "$other" "${LANE}/bin")
   mlaunch_that_cannot_list
   PATH="${BATS_TEST_TMPDIR}/bin:${PATH}" run pb::cluster_teardown "$dir"
   assert_success
