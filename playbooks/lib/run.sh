@@ -10,6 +10,8 @@
 # Ctrl-C and TERM reach the playbook, whose cleanup stops the group.
 
 PB_CHILD_PID=''
+PB_SPAWNING=0      # 1 from a job's start until PB_CHILD_PID names it
+PB_SPAWN_PREV=''   # $! before that job
 PB_DRY_RUN=${PB_DRY_RUN:-0}
 
 # pb::quote ARG...: the arguments as one line a shell would split back the same.
@@ -137,6 +139,10 @@ pb::_spawn() {
     shift 2
   done
   if ((${#envs[@]})); then set -- pb::_exec_with_env "${#envs[@]}" "${envs[@]}" "$@"; fi
+  # A signal's trap may run between the job's start and the line that notes
+  # its pid: pb::stop_child then knows it by $! differing from this.
+  PB_SPAWN_PREV=${!:-none}
+  PB_SPAWNING=1
   set -m
   case "$mode" in
     live) { "$@" 2>&1 </dev/null | tee -a "$PB_LOG" >&"$PB_FD"; } & ;;
@@ -144,6 +150,7 @@ pb::_spawn() {
     FILE:*) "$@" </dev/null >"${mode#FILE:}" 2>>"$PB_LOG" & ;;
   esac
   PB_CHILD_PID=$!
+  PB_SPAWNING=0
   set +m
 }
 
@@ -185,6 +192,9 @@ pb::_wait_child() {
 # Stops the running command's process group (cleanup, signals).
 pb::stop_child() {
   local pid="$PB_CHILD_PID" _
+  if [[ -z "$pid" && "${PB_SPAWNING:-0}" == 1 && "${!:-none}" != "${PB_SPAWN_PREV:-none}" ]]; then
+    pid=$!
+  fi
   [[ -n "$pid" ]] || return 0
   kill -TERM -- "-${pid}" 2>/dev/null || true
   for _ in 1 2 3 4 5 6 7 8 9 10; do

@@ -305,3 +305,19 @@ two_versions() {
   assert_success
   assert_output "$(printf 'teardown /labs/6.0.20\nteardown /labs/6.0.20\nrelease the data folder')"
 }
+
+@test "a signal whose trap runs after a command started but before its pid was noted still stops it" {
+  local nap=$((3000 + RANDOM % 5000))
+  load_framework
+  # What pb::_spawn has done at that moment: the job started, PB_CHILD_PID not yet set.
+  # shellcheck disable=SC2034 # read by pb::stop_child
+  PB_SPAWN_PREV=${!:-none} PB_SPAWNING=1
+  set -m
+  sleep "$nap" &
+  set +m
+  # shellcheck disable=SC2034 # read by pb::stop_child
+  PB_CHILD_PID=''
+  pb::stop_child
+  run pgrep -x -f "sleep ${nap}"
+  assert_failure 1
+}
