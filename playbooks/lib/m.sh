@@ -38,6 +38,14 @@ pb::_m_cmd() {
 PB_M_LIST_SECONDS=${PB_M_LIST_SECONDS:-60}
 PB_M_INSTALL_SECONDS=${PB_M_INSTALL_SECONDS:-900}
 
+# m downloads and lists releases with curl (Debian 12 installs wget only):
+# true when curl is here, else PB_M_FIX says how to get it.
+pb::_m_has_curl() {
+  command -v curl >/dev/null 2>&1 && return 0
+  PB_M_FIX="install curl (Debian/Ubuntu: apt-get install curl; macOS: brew install curl), or use --binarypath DIR or --uri URI"
+  return 1
+}
+
 # These functions answer in PB_M_RESULT (they run commands through the runner,
 # which must not happen in a $(...) subshell) and explain failures in PB_M_ERROR.
 PB_M_RESULT=''
@@ -67,9 +75,8 @@ pb::m_resolve() {
   fi
   # m's release list needs the network, through curl (m's good() and
   # download()): without curl it fails as if offline, so that is said first.
-  if ! command -v curl >/dev/null 2>&1; then
+  if ! pb::_m_has_curl; then
     PB_M_ERROR="cannot resolve MongoDB ${want} to a release: none is installed under $(pb::m_prefix), and m lists releases with curl, which is not installed (Debian 12 installs wget only)"
-    PB_M_FIX="install curl (Debian/Ubuntu: apt-get install curl), or give an exact X.Y.Z already installed, --binarypath DIR or --uri URI"
     return 1
   fi
   # --stable knows X.0 and even X.Y below 5, --latest every series (release
@@ -124,9 +131,8 @@ pb::m_ensure() {
     PB_M_FIX=$PB_PLATFORM_FIX
     return 1
   fi
-  if ! command -v curl >/dev/null 2>&1; then
+  if ! pb::_m_has_curl; then
     PB_M_ERROR="MongoDB ${version} is not installed, and m downloads with curl, which is not installed (Debian 12 installs wget only)"
-    PB_M_FIX="install curl (Debian/Ubuntu: apt-get install curl; macOS: brew install curl), or use --binarypath DIR or --uri URI"
     return 1
   fi
   pb::_m_cmd cmd "$version"

@@ -194,7 +194,7 @@ function main(argv) {
   }
 }
 
-module.exports = { loadChecker, loadPredictions, runChecker, validateClaims, CheckerError, RESULTS };
+module.exports = { loadChecker, runChecker, validateClaims, CheckerError, RESULTS };
 
 if (require.main === module) {
   process.exitCode = main(process.argv.slice(2));

@@ -200,4 +200,4 @@ function seriesCell(spans, series) {
   };
 }
 
-module.exports = { SERIES, NO_PREDICTION, PredictionError, table, predict, predictAcross, invalidPrediction, parse, seriesOf, seriesCell, spanAt };
+module.exports = { SERIES, NO_PREDICTION, table, predict, predictAcross, invalidPrediction, parse, seriesCell };
