@@ -28,14 +28,18 @@ FAULTS_CASES=(
 # --dir, --port and --report-dir (faults::run adds them), run from a checkout
 # whose path holds a space (WORK/checkout/My Labs/dba-lab, a link to this one). WORK
 # holds what the case needs beside (m's prefix for the two-version case).
+# FAULTS_PATH = what goes first on the run's PATH (empty for none).
 faults::command() {
   local case="$1" work="$2" checkout lane lane_bin
   checkout=$(spaced_checkout "${work}/checkout")
   lane="${checkout}/tests/fixtures/mlaunch-lane"
   lane_bin="${lane}/bin"
   case "$case" in
-    array-push-oplog | capped-pubsub | change-stream-resume)
+    array-push-oplog | change-stream-resume)
       FAULTS_CMD=("${checkout}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny) ;;
+    capped-pubsub)
+      # One sweep point, the one the recorded FerretDB sweep holds for both modes.
+      FAULTS_CMD=("${checkout}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny --subscribers 2) ;;
     mongodump-raw-bson)
       FAULTS_CMD=("${checkout}/playbooks/${case}.sh" --binarypath "$lane_bin" --scale tiny) ;;
     routing-refresh)
@@ -45,6 +49,14 @@ faults::command() {
       faults::m_versions "${work}/m" "$lane_bin" 7.0.12 8.0.4
       FAULTS_CMD=("${lane}/lane-lab.sh" --mongodb-version "7.0.12,8.0.4" --topology replset --nodes 2) ;;
     *) printf 'faults: unknown case %s\n' "$case" >&2; return 1 ;;
+  esac
+  # The stages the stand-ins cannot serve are answered with recorded results
+  # (tests/fixtures/walk-stages): its shims come first on PATH, then the
+  # checkout's tools, so the playbook's setup/env.sh leaves PATH as it is.
+  case "$case" in
+    array-push-oplog | capped-pubsub | change-stream-resume | routing-refresh)
+      FAULTS_PATH="${checkout}/tests/fixtures/walk-stages/bin:${checkout}/.tools/bin" ;;
+    *) FAULTS_PATH='' ;;
   esac
 }
 
@@ -131,7 +143,7 @@ faults::run() {
   # SIGINT at its default disposition: a background job of a non-interactive
   # shell inherits it ignored, and bash cannot trap a signal ignored on entry.
   (
-    export HOME="${dir}/home" TMPDIR="${dir}/tmp" PATH="${dir}/pathbin:${PATH}" M_PREFIX="${dir}/m" DBA_LAB_M_PREFIX="${dir}/m"
+    export HOME="${dir}/home" TMPDIR="${dir}/tmp" PATH="${FAULTS_PATH:+${FAULTS_PATH}:}${dir}/pathbin:${PATH}" M_PREFIX="${dir}/m" DBA_LAB_M_PREFIX="${dir}/m"
     export DBA_LAB_FAILPOINT_RECORD="${dir}/record"
     if [[ -n "$n" ]]; then
       read -r DBA_LAB_FAILPOINT_SIGNAL DBA_LAB_FAILPOINT_WHEN <"${dir}/point"
