@@ -35,6 +35,8 @@ cursor_record() {
   assert_output --partial "2.2 to 4.2"
   assert_output --partial "gzip"
   assert_output --partial "Exit status"
+  assert_output --partial "an empty file is such a log"
+  assert_output --partial "A file that is not a MongoDB log stops the run before any output (exit 1)"
 }
 
 @test "no arguments is a usage error (exit 2, one clear line)" {
@@ -398,20 +400,91 @@ cursor_record() {
 }
 
 # --- not a log --------------------------------------------------------------
+# Every file that is not a MongoDB log exits 1 before any output, with one
+# line on what it looks like instead and one on what to pass.
 
-@test "a CSV file is not a log: one line saying so, exit 1" {
+PASS_HINT="  pass the log file of a mongod or mongos: the one its --logpath (systemLog.path) names"
+
+@test "a CSV file is not a log: what it is and what to pass, exit 1" {
   printf 'id,name\n1,foo\n2,bar\n' >"${BATS_TEST_TMPDIR}/data.csv"
   run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/data.csv"
   assert_failure 1
   assert_equal "$output" ""
-  assert_equal "$stderr" "analyze: ${BATS_TEST_TMPDIR}/data.csv: not a MongoDB log (text, but no line of it is a MongoDB log line)"
+  assert_equal "$stderr" "analyze: ${BATS_TEST_TMPDIR}/data.csv: not a MongoDB log (text, but no line of it is a MongoDB log line)
+${PASS_HINT}"
 }
 
-@test "a binary file is not a log: one line saying so, exit 1" {
+@test "a binary file is not a log: what it is and what to pass, exit 1" {
   head -c 4096 /bin/sh >"${BATS_TEST_TMPDIR}/prog"
   run --separate-stderr analyze queries "${BATS_TEST_TMPDIR}/prog"
   assert_failure 1
-  assert_equal "$stderr" "analyze: ${BATS_TEST_TMPDIR}/prog: not a MongoDB log (binary data)"
+  assert_equal "$stderr" "analyze: ${BATS_TEST_TMPDIR}/prog: not a MongoDB log (binary data)
+${PASS_HINT}"
+}
+
+@test "a report's results.json is not a log: it says it is a JSON document, exit 1" {
+  local results="${DBA_LAB_ROOT}/tests/fixtures/reports/routing-refresh/results.json"
+  run --separate-stderr analyze refresh "$results"
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "analyze: ${results}: not a MongoDB log (a JSON document, such as a report's results.json)
+${PASS_HINT}"
+}
+
+@test "JSON lines that are not a server's log lines are not a log, exit 1" {
+  printf '{"id":1,"name":"foo"}\n{"id":2,"name":"bar"}\n' >"${BATS_TEST_TMPDIR}/rows.jsonl"
+  run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/rows.jsonl"
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "analyze: ${BATS_TEST_TMPDIR}/rows.jsonl: not a MongoDB log (JSON lines, but none is a MongoDB log line, which starts {\"t\":{\"\$date\":...)
+${PASS_HINT}"
+}
+
+# The run log of a playbook, written by the framework's own logger into FILE.
+write_run_log() {
+  (
+    PB_LOG="$1"
+    # shellcheck source=playbooks/lib/log.sh
+    source "${DBA_LAB_ROOT}/playbooks/lib/log.sh"
+    pb::log_init
+    pb::stage_header launch 8.0.4
+    pb::info "mlaunch init --replicaset --nodes 3"
+    pb::warn "the disk is nearly full"
+  ) >/dev/null 2>&1
+}
+
+@test "a playbook's run.log is not a log: it says it is time-stamped text of another layout, exit 1" {
+  write_run_log "${BATS_TEST_TMPDIR}/run.log"
+  run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/run.log"
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "analyze: ${BATS_TEST_TMPDIR}/run.log: not a MongoDB log (text lines that start with a time, but not in a MongoDB log's layout, such as a playbook's run.log)
+${PASS_HINT}"
+}
+
+@test "a file that is not a log among logs stops the run before any output, exit 1" {
+  write_run_log "${BATS_TEST_TMPDIR}/run.log"
+  run --separate-stderr analyze cursors "${FIX}/cursors-distinct-ids.derived.json.log" "${BATS_TEST_TMPDIR}/run.log"
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[0]}" "analyze: ${BATS_TEST_TMPDIR}/run.log: not a MongoDB log (text lines that start with a time, but not in a MongoDB log's layout, such as a playbook's run.log)"
+}
+
+@test "an empty file is an empty log (as one just rotated): nothing found, exit 0" {
+  : >"${BATS_TEST_TMPDIR}/mongod.log"
+  run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/mongod.log"
+  assert_success
+  assert_equal "$output" ""
+  assert_equal "$stderr" "analyze: no cursor lines found in 1 file(s)
+  ${BATS_TEST_TMPDIR}/mongod.log: 0 line(s); no MongoDB log component; no time stamp"
+}
+
+@test "a log pasted through a word processor (typographic quotes) is still a log: its lines are unparsable, exit 0" {
+  head -n 1 "${FIX}/changestream-5.2.json.log" >"${BATS_TEST_TMPDIR}/pasted.log"
+  grep -q '“t”' "${BATS_TEST_TMPDIR}/pasted.log"
+  run --separate-stderr analyze cursors "${BATS_TEST_TMPDIR}/pasted.log"
+  assert_success
+  assert_equal "${stderr_lines[2]}" "analyze: skipped 1 unparsable line(s) out of 1 that matched the cursors filter"
 }
 
 @test "a JSON line cut before cursorid is counted and listed as unparsable" {
@@ -720,6 +793,20 @@ needs_go_engine() {
   assert_failure 3
   assert_output ""
   assert_equal "$stderr" "analyze-go: left to the Python engine: ${FIX}/cursors-4.2.derived.text.log: a text log"
+}
+
+@test "engines: a file that is not a log is the Python engine's to refuse; both say the same (exit 1)" {
+  needs_go_engine
+  local results="${DBA_LAB_ROOT}/tests/fixtures/reports/routing-refresh/results.json"
+  run --separate-stderr env DBA_LAB_ANALYZE_ENGINE=go "${DBA_LAB_ROOT}/playbooks/analyze" cursors "$results"
+  assert_failure 3
+  assert_equal "$stderr" "analyze-go: left to the Python engine: ${results}: not a log"
+  run --separate-stderr env DBA_LAB_ANALYZE_ENGINE=python "${DBA_LAB_ROOT}/playbooks/analyze" cursors "$results"
+  assert_failure 1
+  local python="$stderr"
+  run --separate-stderr analyze cursors "$results"
+  assert_failure 1
+  assert_equal "$stderr" "$python"
 }
 
 @test "engines: a run the Go engine hands over gives the Python engine's report" {

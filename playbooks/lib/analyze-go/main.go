@@ -307,7 +307,10 @@ func parseArgs(args []string) (string, bool, int, []string) {
 
 const sniffBytes = 64 << 10
 
-// sniff: source.Source.sniff; only a file that starts as a JSON log passes.
+// sniff: source.Source.sniff; only a file whose first log line is a JSON
+// one passes. A line with a text log's time is handed over, whether its
+// layout is a log's or not: the Python engine tells them apart, and says
+// what a file that is not a log looks like.
 func sniff(path string) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -331,8 +334,7 @@ func sniff(path string) {
 		lines = lines[:200]
 	}
 	for _, line := range lines {
-		// lstrip's white space is the \s of the Python engine's sniffing regex
-		if stripped := lstrip(line); len(stripped) > 0 && stripped[0] == '{' {
+		if isJSONLogStart(line) {
 			return
 		}
 		if isTextLogStart(line) {
@@ -340,6 +342,36 @@ func sniff(path string) {
 		}
 	}
 	bail("%s: not a log", path)
+}
+
+// isJSONLogStart: source.LOG_LINE_START's JSON part, an object whose first
+// member is "t" (logv2 writes it first), its quotes plain or typographic.
+// lstrip's white space is the \s of that regex.
+func isJSONLogStart(l []byte) bool {
+	s := lstrip(l)
+	if len(s) == 0 || s[0] != '{' {
+		return false
+	}
+	s, ok := afterQuote(lstrip(s[1:]))
+	if !ok || len(s) == 0 || s[0] != 't' {
+		return false
+	}
+	if s, ok = afterQuote(s[1:]); !ok {
+		return false
+	}
+	s = lstrip(s)
+	return len(s) > 0 && s[0] == ':'
+}
+
+// afterQuote: s after the quote it starts with (", or UTF-8's “ or ”).
+func afterQuote(s []byte) ([]byte, bool) {
+	switch {
+	case len(s) > 0 && s[0] == '"':
+		return s[1:], true
+	case len(s) >= 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0x9c || s[2] == 0x9d):
+		return s[3:], true
+	}
+	return s, false
 }
 
 // isTextLogStart: an ISO-8601 time (2.6 to 4.2) or a ctime one (2.2, 2.4)

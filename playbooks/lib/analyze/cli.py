@@ -75,7 +75,14 @@ Examples
   zcat mongod.log.*.gz | playbooks/analyze refresh -
 
 When a log holds no line of the report's kind, stderr says so and what each
-file holds instead: its lines, their components and first and last times.
+file holds instead: its lines, their components and first and last times
+(exit 0; an empty file is such a log, as one just rotated is).
+
+A file that is not a MongoDB log stops the run before any output (exit 1),
+and stderr says what it looks like instead: binary data, a JSON document (a
+report's results.json), JSON lines that are not a server's (each line of a
+JSON log starts {"t":{"$date":...), text lines with a time but not a log's
+layout (a playbook's run.log), other text.
 
 Exit status: 0 report printed (possibly empty), 1 a file could not be read
 completely or is not a MongoDB log, 2 usage error (unknown report or option,
@@ -198,6 +205,8 @@ def run(argv, out=None, err=None):
             source.sniff()
     except NotALog as exc:
         err.write("analyze: %s: %s\n" % (source.name, exc))
+        if exc.hint:
+            err.write("  %s\n" % exc.hint)
         return 1
     except OSError as exc:
         err.write("analyze: %s: %s\n" % (source.name, exc.strerror or exc))

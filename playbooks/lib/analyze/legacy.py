@@ -31,11 +31,13 @@ import re
 
 from .common import Unparsable
 
-TEXT_LINE = re.compile(
-    r"^(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?"
-    r"|[A-Z][a-z]{2} [A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?)"
-    r"(?: +(?P<sev>[FEWID]\d?) +(?P<comp>[A-Z_]+|-))? +\[(?P<ctx>[^\]]*)\] (?P<msg>.*)$"
-)
+# A line's time: ISO-8601 (2.6 to 4.2) or ctime (2.2, 2.4; later releases with
+# --timeStampFormat ctime). TEXT_HEAD: the time, [severity component] and
+# [context] that start every line; source.py tells a log by them.
+TIME = (r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+        r"|[A-Z][a-z]{2} [A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?")
+TEXT_HEAD = r"(?P<ts>%s)(?: +(?P<sev>[FEWID]\d?) +(?P<comp>[A-Z_]+|-))? +\[(?P<ctx>[^\]]*)\] " % TIME
+TEXT_LINE = re.compile(r"^%s(?P<msg>.*)$" % TEXT_HEAD)
 SLOW_OP = re.compile(
     r"^(?P<op>command|query|getmore|update|remove|insert) (?P<ns>\S+) (?P<body>.*) (?P<ms>\d+)ms$"
 )

@@ -8,22 +8,49 @@ import re
 import sys
 import zlib
 
+from . import legacy
+
 READ_SIZE = 2 << 20
 GUNZIP_OUT_MAX = 32 << 20
 SNIFF_BYTES = 64 << 10
 
-# The start of a log line of any server generation: a JSON object (4.4+;
-# any object, so that a damaged first line still counts as a log's),
-# an ISO-8601 time (2.6 to 4.2), or a ctime one (2.2 and 2.4, with or
-# without milliseconds, one or two spaces before a one-digit day).
+# The start of a log line of any server generation. A JSON one (4.4+) is an
+# object whose first member is "t": logv2 writes t, s, c, id first
+# (src/mongo/logv2/json_formatter.cpp), and a results.json or other JSON
+# lines do not. Its quotes may be typographic (a log pasted through a word
+# processor), so that such a log is read and its lines counted unparsable.
+# A text one (2.2 to 4.2) has legacy.TEXT_HEAD: time, [severity component],
+# [context]; a line with a time alone (a playbook's run.log) is not one.
+QUOTE = rb'(?:"|\xe2\x80[\x9c\x9d])'
 LOG_LINE_START = re.compile(
-    rb"^(?:\s*\{|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
-    rb"|[A-Z][a-z]{2} [A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d)"
+    rb"^(?:\s*\{\s*" + QUOTE + rb"t" + QUOTE + rb"\s*:|" + legacy.TEXT_HEAD.encode() + rb")"
 )
+TIMED_LINE = re.compile(rb"^(?:" + legacy.TIME.encode() + rb")")
+# What to pass instead of a file that is not a log.
+PASS_A_LOG = "pass the log file of a mongod or mongos: the one its --logpath (systemLog.path) names"
 
 
 class NotALog(Exception):
-    pass
+    """A file that is not a MongoDB log: str() says why, hint (if any) what
+    to pass instead."""
+
+    def __init__(self, reason, hint=None):
+        super().__init__(reason)
+        self.hint = hint
+
+
+def looks_like(text, lines):
+    """What the start of a file that holds no log line looks like."""
+    if b"\0" in text[:4096]:
+        return "binary data"
+    first = next((line.strip() for line in lines if line.strip()), b"")
+    if first == b"{" or first.startswith(b"["):
+        return "a JSON document, such as a report's results.json"
+    if first.startswith(b"{"):
+        return 'JSON lines, but none is a MongoDB log line, which starts {"t":{"$date":...'
+    if any(TIMED_LINE.match(line) for line in lines):
+        return "text lines that start with a time, but not in a MongoDB log's layout, such as a playbook's run.log"
+    return "text, but no line of it is a MongoDB log line"
 
 
 class Source:
@@ -63,12 +90,12 @@ class Source:
         lines = text.split(b"\n")
         if len(lines) > 1 and len(text) >= SNIFF_BYTES:
             lines.pop()  # maybe cut by the sniff window
-        for line in lines[:200]:
+        lines = lines[:200]
+        for line in lines:
             if LOG_LINE_START.match(line):
                 self.json = line.lstrip()[:1] == b"{"
                 return
-        what = "binary data" if b"\0" in text[:4096] else "text, but no line of it is a MongoDB log line"
-        raise NotALog("not a MongoDB log (%s)" % what)
+        raise NotALog("not a MongoDB log (%s)" % looks_like(text, lines), PASS_A_LOG)
 
     def splittable(self):
         return self.path != "-" and not self.compressed and self.size is not None

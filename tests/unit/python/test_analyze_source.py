@@ -70,6 +70,34 @@ def test_a_binary_file_is_not_a_log(tmp_path):
         Source(str(path)).sniff()
 
 
+@pytest.mark.parametrize("body, looks", [
+    (b'{\n  "schema": 1,\n  "playbook": "routing-refresh"\n}\n', "a JSON document"),
+    (b'[{"a": 1},\n {"a": 2}]\n', "a JSON document"),
+    (b'{"id":1,"name":"foo"}\n{"id":2,"s":"I","c":"COMMAND"}\n', "JSON lines, but none is a MongoDB log line"),
+    (b"2026-11-20T12:00:00Z ==> launch (8.0.4) (elapsed 00:00)\n2026-11-20T12:00:01Z warning: disk\n",
+     "text lines that start with a time, but not in a MongoDB log's layout"),
+])
+def test_a_file_that_is_not_a_log_says_what_it_looks_like_and_what_to_pass(tmp_path, body, looks):
+    path = tmp_path / "not.log"
+    path.write_bytes(body)
+    with pytest.raises(NotALog, match="^not a MongoDB log \\(%s" % looks) as raised:
+        Source(str(path)).sniff()
+    assert raised.value.hint == source.PASS_A_LOG
+
+
+@pytest.mark.parametrize("line", [
+    b'{"t":{"$date":"2022-10-17T16:15:56.209+08:00"},"s":"I"}',
+    b' { "t" : null}',
+    '{\u201ct\u201d:{\u201c$date\u201d:\u201d2022-03-02T06:38:47.825-05:00\u201d}}'.encode(),
+])
+def test_a_json_line_whose_first_member_is_t_is_a_log_line(tmp_path, line):
+    path = tmp_path / "x.log"
+    path.write_bytes(b'{"id":1}\n' + line + b"\n")
+    src = Source(str(path))
+    src.sniff()
+    assert src.json
+
+
 def test_an_empty_file_is_an_empty_log(tmp_path):
     path = tmp_path / "empty.log"
     path.write_bytes(b"")
