@@ -140,8 +140,9 @@ faults::run() {
   cp "${DBA_LAB_ROOT}/tests/fixtures/fake-server/bin/mongod" "${dir}/pathbin/mongod"
   faults::command "$case" "$dir" || return 1
   port=$(faults::free_port)
-  # SIGINT at its default disposition: a background job of a non-interactive
-  # shell inherits it ignored, and bash cannot trap a signal ignored on entry.
+  # SIGINT and SIGHUP at their default disposition: a background job of a
+  # non-interactive shell inherits SIGINT ignored, a walk started with nohup
+  # SIGHUP, and bash cannot trap a signal ignored on entry.
   (
     export HOME="${dir}/home" TMPDIR="${dir}/tmp" PATH="${FAULTS_PATH:+${FAULTS_PATH}:}${dir}/pathbin:${PATH}" M_PREFIX="${dir}/m" DBA_LAB_M_PREFIX="${dir}/m"
     export DBA_LAB_FAILPOINT_RECORD="${dir}/record"
@@ -153,6 +154,7 @@ faults::run() {
     fi
     exec python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' "${FAULTS_CMD[@]}" --dir "${dir}/labs/run" --port "$port" \
       --report-dir "${dir}/report" --yes
   ) >"${dir}/out" 2>&1 </dev/null &
