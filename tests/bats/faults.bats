@@ -4,7 +4,8 @@
 # DBA_LAB_FAILPOINT=N interrupts the run just before command N, as a Ctrl-C.
 # The switch itself on the demo playbook (no server), then a sample of the
 # walk (tests/faults/walk.sh, npm run test:faults) on the mlaunch lane's
-# stand-in servers (TEST FIXTURES ONLY): each interrupted run exits 130 with a
+# stand-in servers (TEST FIXTURES ONLY; a scenario's stages answered with
+# recorded results, tests/fixtures/walk-stages): each interrupted run exits 130 with a
 # report saying interrupted, leaves no process under its folder, deletes its
 # data folder and nothing beside it.
 
@@ -283,6 +284,14 @@ walk_at() {
 @test "walk sample: sharded routing-refresh, Ctrl-C in the cleanup after its failure, before mlaunch stop: forced, nothing left" {
   walk_at routing-refresh $'^cleanup\tmlaunch stop '
   assert_equal "$WALK_WHERE" cleanup
+}
+
+@test "walk sample: replica set array-push-oplog on recorded stage results reaches its report; Ctrl-C while its analyze stage runs: exit 130, interrupted, nothing left" {
+  FAULTS_POINT="INT during" walk_at array-push-oplog $'^analyze\tmongosh .*/array-push-oplog/measure\\.js'
+  assert_equal "$WALK_WHERE" analyze
+  # Without the interrupt the run got past prepare to its verdicts
+  # (tests/fixtures/walk-stages answers the stages the stand-ins cannot).
+  assert_equal "$WALK_STATUS" 'done'
 }
 
 @test "walk sample: two versions, Ctrl-C while a stage reads the process list (IFS=tab read): the cluster is stopped, not left under a deleted folder" {
