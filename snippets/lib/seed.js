@@ -39,7 +39,10 @@ ${''.padEnd(23)}docs = ${r.docs}${r.full ? ` (full ${r.full.toLocaleString('en-U
 
 Options:
   recipe        one of the names above (default 'padded', which needs docs)
-  scale         'small' (1%, default), 'medium' (10%) or 'full' (the article's sizes)
+  scale         'tiny' (1%, the default), 'small' (10%), 'medium' (30%) or 'full' (100%): the
+                share of the article's documents the recipe writes. Named as the playbooks' --scale:
+                the same word, data of about the size they seed (mongodump-raw-bson writes tiny-docs
+                at these very shares); a playbook's --help says how long its scales take
   docs          document count, overrides scale (its meaning per recipe is above)
   size          document size in bytes or units ('1KB', '6MB'; 1 KB = 1024 B), where the recipe has one
   collections   tiny-docs only: how many collections (default 4)
@@ -63,7 +66,7 @@ Returns (dryRun):
   MB in mbPerSec and oplogSizeMB is 1,048,576 bytes.
 
 Examples:
-  seedCollection('foo', {recipe: 'change-stream-resume', scale: 'small'})
+  seedCollection('foo', {recipe: 'change-stream-resume', scale: 'tiny'})
   seedCollection(db.getSiblingDB('bb').c, {recipe: 'tiny-docs', scale: 'full'})
   seedCollection('junk', {docs: 1000, size: '64KB', writeConcern: {w: 1}})
   seedCollection('foo', {recipe: 'change-stream-resume', scale: 'full', dryRun: true}).oplogSizeMB
@@ -112,14 +115,19 @@ module.exports = function seed(shell) {
 
   function parseOptions(options) {
     if (typeof options === 'string') options = { recipe: options };
-    options = shell.options(FN, options, OPTION_KEYS, "{recipe: 'tiny-docs', scale: 'small'} (or a recipe name)");
+    options = shell.options(FN, options, OPTION_KEYS, "{recipe: 'tiny-docs', scale: 'tiny'} (or a recipe name)");
 
     const recipeName = options.recipe === undefined ? 'padded' : options.recipe;
     const recipe = recipes.RECIPES[recipeName];
     if (typeof recipeName !== 'string' || !recipe) {
-      throw fail(`unknown recipe ${shell.quote(recipeName)}; accepted: ${Object.keys(recipes.RECIPES).join(', ')}`);
+      const names = Object.keys(recipes.RECIPES).join(', ');
+      // seedCollection('c', 'tiny'): a scale where the recipe goes.
+      if (typeof recipeName === 'string' && Object.prototype.hasOwnProperty.call(recipes.SCALES, recipeName)) {
+        throw fail(`${shell.quote(recipeName)} is a scale, not a recipe: give both, e.g. {recipe: 'tiny-docs', scale: '${recipeName}'}; recipes: ${names}`);
+      }
+      throw fail(`unknown recipe ${shell.quote(recipeName)}; accepted: ${names}`);
     }
-    const scale = options.scale === undefined ? 'small' : options.scale;
+    const scale = options.scale === undefined ? recipes.DEFAULT_SCALE : options.scale;
     if (!Object.prototype.hasOwnProperty.call(recipes.SCALES, scale)) {
       throw fail(`unknown scale ${shell.quote(scale)}; accepted: ${Object.keys(recipes.SCALES).join(', ')}`);
     }

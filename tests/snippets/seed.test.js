@@ -68,13 +68,52 @@ test('change-stream-resume keeps the article\'s order: marker texts and junk run
   assert.deepStrictEqual(seedPlain(got), SEED000);
 });
 
-test('change-stream-resume shrinks the junk runs proportionally: small = 1/1/1/5/2/20', () => {
+test('change-stream-resume shrinks the junk runs proportionally: tiny (the default) = 1/1/1/5/2/20, small ten times that', () => {
   const r = seedCollection('foo', { recipe: 'change-stream-resume', dryRun: true });
-  assert.strictEqual(r.scale, 'small');
+  assert.strictEqual(r.scale, 'tiny');
   assert.strictEqual(r.docs, 40);
   assert.strictEqual(r.bytes, articleJunkBytes([1, 1, 1, 5, 2, 20]));
+  const tiny = seedCollection('foo', { recipe: 'change-stream-resume', scale: 'tiny', dryRun: true });
+  assert.strictEqual(tiny.bytes, r.bytes);
+  const small = seedCollection('foo', { recipe: 'change-stream-resume', scale: 'small', dryRun: true });
+  assert.strictEqual(small.bytes, articleJunkBytes([10, 10, 10, 50, 20, 200]));
   const medium = seedCollection('foo', { recipe: 'change-stream-resume', scale: 'medium', dryRun: true });
-  assert.strictEqual(medium.bytes, articleJunkBytes([10, 10, 10, 50, 20, 200]));
+  assert.strictEqual(medium.bytes, articleJunkBytes([30, 30, 30, 150, 60, 600]));
+});
+
+// A playbook's pb::scale lines: {scale: {key: value}} (playbooks/lib/options.sh).
+function seedPlaybookScales(name) {
+  const fs = require('fs');
+  const path = require('path');
+  const text = fs.readFileSync(path.join(test.root, 'playbooks', `${name}.sh`), 'utf8');
+  const scales = {};
+  for (const [, word, rest] of text.matchAll(/^pb::scale (\S+) "[^"]*" (.*)$/gm)) {
+    scales[word] = Object.fromEntries(rest.split(' ').map((kv) => kv.split('=')));
+  }
+  return scales;
+}
+
+test('a scale word names data of the size the playbooks seed at their --scale of that word (within 2x)', () => {
+  // The two playbooks whose --scale sizes the data seedCollection writes:
+  // change-stream-resume's junk documents, mongodump-raw-bson's per collection.
+  const seeded = [
+    ['change-stream-resume', 'change-stream-resume', 'junk', (r) => r.docs - 10],
+    ['mongodump-raw-bson', 'tiny-docs', 'docs', (r) => r.collections[0].docs],
+  ];
+  for (const [playbook, recipe, key, docsOf] of seeded) {
+    const scales = seedPlaybookScales(playbook);
+    assert.deepStrictEqual(Object.keys(scales), ['tiny', 'small', 'medium', 'full'], playbook);
+    for (const [word, values] of Object.entries(scales)) {
+      const ours = docsOf(seedCollection('c', { recipe, scale: word, dryRun: true }));
+      const theirs = Number(values[key]);
+      assert.ok(ours <= 2 * theirs && theirs <= 2 * ours, `${playbook} --scale ${word}: ${key}=${theirs}, seedCollection ${ours}`);
+    }
+  }
+});
+
+test('tiny-docs: tiny, small, medium and full are 1%, 10%, 30% and all of the article\'s 1,000,000 documents per collection', () => {
+  const perCollection = (scale) => seedCollection('c', { recipe: 'tiny-docs', scale, dryRun: true }).collections[0].docs;
+  assert.deepStrictEqual(['tiny', 'small', 'medium', 'full'].map(perCollection), [10000, 100000, 300000, 1000000]);
 });
 
 test('docs splits the junk by largest remainder and always adds up', () => {
@@ -205,6 +244,12 @@ test('the recipe can be given as the second argument', () => {
   assert.match(test.thrown(() => seedCollection('c', 'tickers')).message, /unknown recipe "tickers"/);
 });
 
+test('a scale word given where the recipe goes is named as a scale, with the call to make', () => {
+  const err = test.thrown(() => seedCollection('c', 'tiny'));
+  assert.match(err.message, /^seedCollection: "tiny" is a scale, not a recipe: give both, e\.g\. \{recipe: 'tiny-docs', scale: 'tiny'\}/);
+  assert.match(err.message, /recipes: change-stream-resume, tiny-docs/);
+});
+
 test('bad options: an Error starting "seedCollection:" that says what is accepted', () => {
   const cases = [
     [() => seedCollection('c', { recipe: 'nope', dryRun: true }), /unknown recipe "nope"; accepted: change-stream-resume, tiny-docs/],
@@ -217,7 +262,7 @@ test('bad options: an Error starting "seedCollection:" that says what is accepte
     [() => seedCollection('', { recipe: 'ticker', dryRun: true }), /target must be a collection .*; got an empty string$/],
     [() => seedCollection(42, { recipe: 'ticker', dryRun: true }), /target must be a collection/],
     [() => seedCollection('a$b', { recipe: 'ticker', dryRun: true }), /invalid collection name/],
-    [() => seedCollection('c', { recipe: 'ticker', scale: 'huge', dryRun: true }), /unknown scale "huge"; accepted: small, medium, full/],
+    [() => seedCollection('c', { recipe: 'ticker', scale: 'huge', dryRun: true }), /unknown scale "huge"; accepted: tiny, small, medium, full/],
     [() => seedCollection('c', { recipe: 'ticker', sizee: 1, dryRun: true }), /unknown option 'sizee'; accepted: recipe, scale, docs/],
     [() => seedCollection('c', { dryRun: true }), /recipe padded needs docs/],
     [() => seedCollection('c', { recipe: 'tiny-docs', size: '1KB', dryRun: true }), /fixed document shape; size is accepted by: change-stream-resume, sharded-ids, padded/],
@@ -254,4 +299,7 @@ test('help() names every recipe and both return shapes', () => {
   for (const r of ['change-stream-resume', 'tiny-docs', 'sensor-hourly', 'ticker', 'sharded-ids', 'padded']) assert.ok(text.includes(r), r);
   assert.match(text, /\{ns: \[\.\.\.\], recipe, docs, bytes, skipped, seconds, docsPerSec, mbPerSec\}/);
   assert.match(text, /oplogBytes, oplogSizeMB/);
+  // The scale words, what each means, and that they are the playbooks' words.
+  assert.match(text, /'tiny' \(1%, the default\), 'small' \(10%\), 'medium' \(30%\) or 'full' \(100%\)/);
+  assert.match(text, /the playbooks' --scale/);
 });
