@@ -31,7 +31,7 @@ stage_params() {
 }
 
 @test "the stages in order: seed, measure every pattern, then the worst and the best load" {
-  run bash -c "$(declare -f plan stage_params plan_lines); PLAYBOOK='$PLAYBOOK' WORKDIR='$WORKDIR' DBA_LAB_ROOT='$DBA_LAB_ROOT' plan --binarypath '$FAKE_BIN' | stage_params"
+  run bash -c "$(declare -f plan stage_params plan_lines sed_literal); PLAYBOOK='$PLAYBOOK' WORKDIR='$WORKDIR' DBA_LAB_ROOT='$DBA_LAB_ROOT' plan --binarypath '$FAKE_BIN' | stage_params"
   assert_success
   assert_output 'prepare.js {}
 run.js {"lengths":"1,600,1200,1800,2400,3000,3599","patterns":"push,push-slice,push-sort,push-position0,addtoset,pull,pop-first,pop-last,set-one,per-second"}

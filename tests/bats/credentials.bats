@@ -158,7 +158,9 @@ setup() {
     --subscribers 1 --report-dir "${BATS_TEST_TMPDIR}/report"
   assert_success
   refute_output --partial ':pw@'
-  assert_line --regexp '^\$ DBA_LAB_CONN_URI=mongodb://u:\*\*\*@h/ node [^ ]+/capped-pubsub/run\.js --db dbalab_capped-pubsub '
+  run plan_lines <<<"$output"
+  assert_success
+  assert_line --regexp '^\$ DBA_LAB_CONN_URI=mongodb://u:\*\*\*@h/ node ROOT/playbooks/lib/scenarios/capped-pubsub/run\.js --db dbalab_capped-pubsub '
   assert_line --regexp "^\\\$ DBA_LAB_CONN_URI=mongodb://u:\*\*\*@h/ mongosh --nodb --eval 'db = connect\(process\.env\.DBA_LAB_CONN_URI\)' --quiet --norc "
 }
 
@@ -167,7 +169,9 @@ setup() {
     --subscribers 1 --report-dir "${BATS_TEST_TMPDIR}/report"
   assert_success
   refute_output --partial DBA_LAB_CONN_URI
-  assert_line --regexp '^\$ node [^ ]+/capped-pubsub/run\.js --uri mongodb://h/ --db dbalab_capped-pubsub '
+  run plan_lines <<<"$output"
+  assert_success
+  assert_line --regexp '^\$ node ROOT/playbooks/lib/scenarios/capped-pubsub/run\.js --uri mongodb://h/ --db dbalab_capped-pubsub '
   assert_line --regexp '^\$ mongosh mongodb://h/ --quiet --norc '
 }
 

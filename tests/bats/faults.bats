@@ -63,8 +63,8 @@ report_status() {
   run cut -f 3 "$RECORD"
   assert_success
   assert_line --index 0 'sleep 1'
-  assert_line --index 1 --regexp '^node .*/js/check\.js '
-  assert_line --index 2 --regexp '^node .*/js/report/cli\.js '
+  assert_line --index 1 --regexp "^node .*/js/check\\.js'? "
+  assert_line --index 2 --regexp "^node .*/js/report/cli\\.js'? "
 }
 
 @test "failpoint: DBA_LAB_FAILPOINT alone (no record file) never fires" {
@@ -132,7 +132,7 @@ report_status() {
 }
 
 @test "failpoint match: SIGINT just before the first command that matches, once; its N in RECORD.fired" {
-  DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=$'match:^report\tnode .*/js/check\\.js ' demo --topology none --sleep 1
+  DBA_LAB_FAILPOINT_RECORD=$RECORD DBA_LAB_FAILPOINT=$'match:^report\tnode .*/js/check\\.js\'? ' demo --topology none --sleep 1
   assert_failure 130
   run cat "${RECORD}.fired"
   assert_success
@@ -153,7 +153,7 @@ report_status() {
   assert_failure 130
   run cut -f 3 "$RECORD"
   assert_success
-  assert_line --index 1 --regexp '^node .*/js/report/cli\.js '
+  assert_line --index 1 --regexp "^node .*/js/report/cli\\.js'? "
   run report_status
   assert_success
   assert_output interrupted
@@ -166,7 +166,7 @@ report_status() {
   assert_failure 130
   run cut -f 2,3 "$RECORD"
   assert_success
-  assert_line --index 0 "$(printf 'preflight\t%s/mongod --version' "$FAKE_BIN")"
+  assert_line --index 0 "$(printf 'preflight\t%s --version' "$(shown "${FAKE_BIN}/mongod")")"
   run report_status
   assert_success
   assert_output interrupted

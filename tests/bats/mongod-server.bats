@@ -104,7 +104,7 @@ standins_on() {
   DBA_LAB_MONGODB_BINARIES="$FAKE_BIN" run --separate-stderr "$SERVER" start single
   [ "$status" -eq 1 ]
   assert_equal "$output" ""
-  [[ "$stderr" == *"\$ mlaunch init --single --port "*" --binarypath ${FAKE_BIN} --wiredTigerCacheSizeGB 0.25"* ]]
+  [[ "$stderr" == *"\$ mlaunch init --single --port "*" --binarypath $(shown "$FAKE_BIN") --wiredTigerCacheSizeGB 0.25"* ]]
   [[ "$stderr" == *"mongod.sh: the single layout did not start (log: ${DBA_LAB_MONGOD_STATE}/single-launch.log)"* ]]
   [ ! -e "${DBA_LAB_MONGOD_STATE}/single" ]
   [ -s "${DBA_LAB_MONGOD_STATE}/single-launch.log" ]

@@ -176,7 +176,7 @@ use_fake_setup() {
   use_fake_setup
   run demo --dry-run --topology none --need dba-lab-no-such-tool
   assert_success
-  assert_line "\$ ${DBA_LAB_SETUP}"
+  assert_line "\$ $(shown "$DBA_LAB_SETUP")"
   [[ ! -e "$FAKE_SETUP_LOG" ]]
 }
 

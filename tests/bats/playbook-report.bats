@@ -54,7 +54,7 @@ records() {
   assert_line '| every written document is counted | all | counted = written | 10 of 10 | **REPRODUCED** | NO PREDICTION: no prediction for an unknown version |'
   assert_line --regexp '^- CPU: .+, [0-9]+ cores; memory [0-9.]+ GiB$'
   assert_line '| written | 10 |'
-  assert_line --regexp "^Command: \`.*demo-lab.sh --topology none --report-dir .*\`\$"
+  assert_line --regexp "^Command: \`.*demo-lab\\.sh'? --topology none --report-dir .*\`\$"
 }
 
 @test "a chart is an SVG with its Vega-Lite spec beside it, in report.html and linked from report.md" {

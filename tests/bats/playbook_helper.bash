@@ -22,10 +22,15 @@ lane_port_base() {
   printf '%d\n' $(((port % 12000) + 20000))
 }
 
-# The "$ command" lines of a plan, with the run's own paths replaced.
+# The "$ command" lines of a plan, with the run's own paths replaced: the
+# checkout by ROOT. A checkout whose path holds a space comes quoted
+# (pb::quote); once ROOT stands for it, a word left with only the characters
+# pb::quote leaves bare loses its quotes, so a plan reads the same from any
+# checkout.
 plan_lines() {
   grep '^\$ ' | sed -E \
-    -e "s#${DBA_LAB_ROOT}#ROOT#g" \
+    -e "s#$(sed_literal "$DBA_LAB_ROOT")#ROOT#g" \
+    -e "s#'(ROOT[A-Za-z0-9_@%+=:,./-]*)'#\\1#g" \
     -e 's#/data/demo-lab-[0-9TZ]+#/data/demo-lab-STAMP#g' \
     -e 's#"records":"[^"]*"#"records":"RECORDS"#; s#"runId":"[^"]*"#"runId":"RUN"#'
 }

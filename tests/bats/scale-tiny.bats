@@ -81,8 +81,8 @@ plan_goes_through_every_stage() {
 
 @test "capped-pubsub --scale tiny --dry-run: every stage, subscribers 1 and 8" {
   plan_goes_through_every_stage capped-pubsub
-  assert_line --regexp "^\\\$ node .*/capped-pubsub/run.js .* --mode capped --subscribers 8 --publishers 2 --rate 50 --seconds 4 "
-  assert_line --regexp "^\\\$ node .*/capped-pubsub/run.js .* --mode changestream --subscribers 1 "
+  assert_line --regexp "^\\\$ node .*/capped-pubsub/run\\.js'? .* --mode capped --subscribers 8 --publishers 2 --rate 50 --seconds 4 "
+  assert_line --regexp "^\\\$ node .*/capped-pubsub/run\\.js'? .* --mode changestream --subscribers 1 "
 }
 
 @test "change-stream-resume --scale tiny --dry-run: every stage and all five runs, 60 junk documents" {

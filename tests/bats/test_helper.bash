@@ -37,3 +37,20 @@ path_without() {
   done
   printf '%s\n' "$dir"
 }
+
+# sed_literal TEXT: an extended regular expression (sed -E, grep -E) that
+# matches TEXT only, "#" escaped too (the delimiter of our sed commands): a
+# checkout's path may hold any of these characters.
+sed_literal() {
+  printf '%s' "$1" | sed 's/[][\.*^$#+?(){}|/]/\\&/g'
+}
+
+# shown ARG...: the arguments as a playbook's "$ command" lines and its
+# failpoint record show them (pb::quote): a path with a space comes quoted.
+shown() {
+  (
+    # shellcheck source=playbooks/lib/run.sh
+    source "${DBA_LAB_ROOT}/playbooks/lib/run.sh"
+    pb::quote "$@"
+  )
+}
