@@ -118,6 +118,25 @@ def test_the_two_engines_split_a_big_file_alike(go_engine, generated):
     assert one[1] == single.stdout
 
 
+NOT_LOGS = {
+    "results.json": b'{\n  "schema": 1,\n  "playbook": "routing-refresh"\n}\n',
+    "rows.jsonl": b'{"id":1,"s":"I","c":"COMMAND","msg":"Slow query"}\n{"id":2}\n',
+    "run.log": b"2026-11-20T12:00:00Z ==> launch (8.0.4) (elapsed 00:00)\n2026-11-20T12:00:01Z warning: disk\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_LOGS))
+def test_a_file_that_is_not_a_log_is_refused_alike(go_engine, tmp_path, name):
+    """The Go engine reads no such file: it hands it over, and the run is the
+    Python engine's refusal, exit 1 before any output."""
+    path = tmp_path / name
+    path.write_bytes(NOT_LOGS[name])
+    assert not same_or_handed_over("cursors", str(path))
+    py = run("python", "cursors", str(path))
+    assert py[0] == 1 and py[1] == b"" and b"not a MongoDB log" in py[2]
+    assert run("auto", "cursors", str(path)) == py
+
+
 def real_lines():
     """The real slow query and refresh lines of the fixtures (the change
     stream article's, minus its one line with typographic quotes; the
