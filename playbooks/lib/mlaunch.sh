@@ -448,7 +448,7 @@ pb::_mlaunch_init() {
 pb::dir_pids() {
   local dir pid args path inside table
   dir=$(pb::_canonical "$1")
-  table=$(pb::_process_table) || return 1
+  table=$(pb::_process_table) || return $?
   while read -r pid args; do
     [[ "$pid" != "$$" && "$args" == *mongo[ds]* ]] || continue
     # Every path is read, no break at the first inside: the writer's next
@@ -470,8 +470,12 @@ pb::dir_pids() {
 # ps -ww: without it ps cuts each line at an exported COLUMNS (procps, seen)
 # or the terminal's width.
 pb::_process_table() {
-  local table d argv=()
-  if table=$(ps -A -ww -o pid= -o args= 2>/dev/null) && pb::_lists_self "$table"; then
+  local table d argv=() listed=0
+  # A failpoint like any command's: a Ctrl-C may come while ps runs.
+  pb::_failpoint ps -A -ww -o pid= -o args=
+  if table=$(ps -A -ww -o pid= -o args= 2>/dev/null); then listed=1; fi
+  pb::_failpoint_after
+  if ((listed)) && pb::_lists_self "$table"; then
     printf '%s\n' "$table"
     return 0
   fi
@@ -499,9 +503,16 @@ pb::_lists_self() {
 # Returns 1 with ARRAY empty when the process table could not be read.
 pb::dir_pids_into() {
   local -n _pids_out="$1"
-  local _found
+  local _found _rc=0
   _pids_out=()
-  _found=$(pb::dir_pids "$2") || return 1
+  _found=$(pb::dir_pids "$2") || _rc=$?
+  # A listing cut short by a signal (Ctrl-C reaches the shell running it too)
+  # says nothing about the processes: it is read once more.
+  if ((_rc > 128)); then
+    _rc=0
+    _found=$(pb::dir_pids "$2") || _rc=$?
+  fi
+  ((_rc == 0)) || return 1
   [[ -z "$_found" ]] || mapfile -t _pids_out <<<"$_found"
 }
 
@@ -628,7 +639,9 @@ pb::_stop_dir_processes() {
   local dir="$1" pids=() start=$SECONDS told=0
   pb::dir_pids_into pids "$dir" || return 1
   ((${#pids[@]})) || return 0
+  pb::_failpoint kill -TERM "${pids[@]}"
   kill -TERM "${pids[@]}" 2>/dev/null || true
+  pb::_failpoint_after
   # By the clock: one look at the process table can take a good part of a
   # second on a loaded machine.
   while ((SECONDS - start < 60 && !PB_FORCE)); do
@@ -643,7 +656,9 @@ pb::_stop_dir_processes() {
   pb::dir_pids_into pids "$dir" || return 1
   ((${#pids[@]})) || return 0
   pb::warn "pid(s) ${pids[*]} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing them"
+  pb::_failpoint kill -KILL "${pids[@]}"
   kill -KILL "${pids[@]}" 2>/dev/null || true
+  pb::_failpoint_after
   # SIGKILL is not instant either (a process in uninterruptible I/O).
   start=$SECONDS
   while ((SECONDS - start < 5)); do

@@ -259,6 +259,16 @@ pb::_failpoint() {
   fi
 }
 
+# pb::_failpoint_after: for a command the shell runs itself, not through
+# pb::run (the process table, a kill): "during" a command of a few
+# milliseconds is as soon as it returned.
+pb::_failpoint_after() {
+  [[ -n "$PB_FAILPOINT_PENDING" ]] || return 0
+  local sig=$PB_FAILPOINT_PENDING
+  PB_FAILPOINT_PENDING=''
+  pb::_failpoint_signal "$sig"
+}
+
 # Now, or (DBA_LAB_FAILPOINT_WHEN=during) once the command runs: pb::_wait_child
 # sends what is pending.
 pb::_failpoint_fire() {

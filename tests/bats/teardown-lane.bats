@@ -222,6 +222,19 @@ mlaunch_with_slow_first_stop() {
   assert_clean_end notes.txt work
 }
 
+@test "Ctrl-C while the teardown reads the process table: the table is read again, the cluster stopped, the folder deleted" {
+  local record="${BATS_TEST_TMPDIR}/record"
+  DBA_LAB_FAILPOINT_RECORD="$record" DBA_LAB_FAILPOINT=$'match:^cleanup\tps ' \
+    run lab_in "${LABS}/work" --dir "${LABS}/run"
+  # The run had succeeded: a signal in its exit handler does not change that.
+  assert_success
+  refute_output --partial 'could not read the process table'
+  run cat "${record}.fired"
+  assert_success
+  assert_output --regexp '^[0-9]+$'
+  assert_clean_end notes.txt work
+}
+
 # A ps on PATH that fails as a missing one does (slim images without procps;
 # BusyBox's ps refuses -A -ww -o and fails too).
 ps_that_fails() {
