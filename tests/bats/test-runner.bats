@@ -120,3 +120,19 @@ seconds_of() {
   assert_success
   assert_output 1
 }
+
+@test "test:busy runs the suite beside two busy loops, ends with its status and leaves no loop running" {
+  local pids=() pid
+  cp "${DBA_LAB_ROOT}/tests/busy.sh" "${FAKE}/tests/"
+  unit_test failing "assert.strictEqual(1, 2);"
+  TMPDIR="$SHARED" run --separate-stderr "${FAKE}/tests/busy.sh" --no-setup unit
+  assert_failure 1
+  # The unit test fails; the leftover check passes.
+  assert_line --index -1 "1 passed, 1 failed, 0 skipped"
+  [[ "$stderr" =~ busy\.sh:\ two\ CPU-bound\ loops\ \(pids\ ([0-9]+)\ ([0-9]+)\) ]]
+  pids=("${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}")
+  for pid in "${pids[@]}"; do
+    run kill -0 "$pid"
+    assert_failure
+  done
+}
