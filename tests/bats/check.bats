@@ -18,6 +18,25 @@ setup() {
   mkdir -p "$WORKDIR"
   cd "$WORKDIR" || return 1
   export CHECK_FIXTURE_ARGS="${WORKDIR}/args"
+  # A trainer's terminal of 100 columns, whatever runs the tests.
+  export COLUMNS=100
+}
+
+# detail ROW LABEL: the text labelled LABEL under the first table row that
+# ROW (a regexp) matches, its wrapped lines joined again.
+detail() {
+  awk -v row="$1" -v label="  ${2}: " '
+    !inrow && $0 ~ row { inrow = 1; next }
+    inrow && /^[^ ]/ { exit }
+    inrow && index($0, label) == 1 { text = substr($0, length(label) + 1); on = 1; next }
+    on && /^      / { sub(/^ +/, ""); text = text " " $0; next }
+    on { exit }
+    END { print text }' <<<"$output"
+}
+
+# The longest line of the output, in characters.
+widest_line() {
+  awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' <<<"$output"
 }
 
 with_fixtures() {
@@ -76,7 +95,7 @@ with_fixtures() {
 @test "--dry-run lists the five playbooks, each with its own plan at --scale tiny" {
   run "$CHECK" --dry-run --binarypath "$FAKE_BIN" --report-dir "${WORKDIR}/reports"
   assert_success
-  assert_line "Plan: 5 playbook(s) at --scale tiny, one after the other: array-push-oplog capped-pubsub change-stream-resume mongodump-raw-bson routing-refresh"
+  assert_line "Plan: 5 playbook(s) at --scale tiny, one after the other; a summary of their plans at the end"
   local p
   for p in array-push-oplog capped-pubsub change-stream-resume mongodump-raw-bson routing-refresh; do
     assert_line "### ${p}"
@@ -86,6 +105,56 @@ with_fixtures() {
   assert_equal "$(grep -c '^\$ mlaunch init ' <<<"$output")" 5
   refute_output --partial 'its plan failed'
   [ ! -e "${WORKDIR}/reports" ]
+}
+
+@test "--dry-run ends with a summary: each plan's outcome, its commands, its preflight checks and claims" {
+  run with_fixtures "$CHECK" --dry-run --mongodb-version 7.0
+  assert_success
+  run sed -n '/^### summary of the plans$/,$p' <<<"$output"
+  assert_success
+  assert_output "### summary of the plans
+playbook   plan  commands  preflight  claims
+alpha-lab  ok    1         3 ok       2
+beta-lab   ok    2         3 ok       1
+2 plan(s) shown; no preflight would stop a real run"
+}
+
+@test "--dry-run's summary says what a real run would stop at once, then names the first playbook it stopped" {
+  use_fake_m
+  run "$CHECK" --dry-run --mongodb-version 7.0 change-stream-resume mongodump-raw-bson
+  assert_success
+  run sed -n '/^### summary of the plans$/,$p' <<<"$output"
+  assert_success
+  assert_line --regexp '^change-stream-resume +ok +[0-9]+ +[0-9]+ ok, 1 FAIL +5$'
+  assert_line --regexp '^  would stop: MongoDB 7\.0: cannot resolve MongoDB 7\.0 to a release: '
+  assert_line --regexp '^mongodump-raw-bson +ok +[0-9]+ +[0-9]+ ok, 1 FAIL +4$'
+  assert_line '  would stop: the same as change-stream-resume'
+  assert_line --regexp '^2 plan\(s\) shown; a real run of 2 would stop at its preflight \(the would stop lines say'
+}
+
+@test "--dry-run's summary: a plan that fails is FAILED with its last line, and the check exits 1" {
+  run with_fixtures "$CHECK" --dry-run --port 70000 alpha-lab
+  [ "$status" -eq 1 ]
+  run sed -n '/^### summary of the plans$/,$p' <<<"$output"
+  assert_success
+  assert_line --regexp '^alpha-lab +FAILED \(exit 2\) +0 +- +0$'
+  assert_line '  why: alpha-lab: --port must be between 1024 and 65000, got 70000 (see --help)'
+  assert_line '0 plan(s) shown, 1 failed (the why lines say why)'
+}
+
+@test "--dry-run's summary fits 100 columns, and 80 in an 80-column terminal" {
+  run "$CHECK" --dry-run --binarypath "$FAKE_BIN"
+  assert_success
+  run sed -n '/^### summary of the plans$/,$p' <<<"$output"
+  assert_success
+  [ "$(widest_line)" -le 100 ]
+  use_fake_m
+  COLUMNS=80 run "$CHECK" --dry-run --mongodb-version 7.0 change-stream-resume
+  assert_success
+  run sed -n '/^### summary of the plans$/,$p' <<<"$output"
+  assert_success
+  assert_line --regexp '^  would stop: MongoDB 7\.0: cannot resolve MongoDB 7\.0 to a release: '
+  [ "$(widest_line)" -le 80 ]
 }
 
 @test "--dry-run passes the version on to every plan" {
@@ -120,12 +189,15 @@ beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/report
   assert_output 'alpha-lab DBA_LAB_NO_SYSTEM=0'
 }
 
-@test "the table: playbook, version, status, wall time, verdicts from results.json, report path, why" {
+@test "the table: playbook, version, status, wall time, verdicts from results.json; under each row its report and why" {
   run with_fixtures "$CHECK" --mongodb-version 7.0 --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]
-  assert_line --regexp '^playbook +version +status +wall +verdicts +report +why$'
-  assert_line --regexp "^alpha-lab +7\.0 +done +[0-9]+ s +1 NOT APPLICABLE, 1 REPRODUCED +${WORKDIR}/reports/alpha-lab/report\.html$"
-  assert_line --regexp "^beta-lab +7\.0 +FAILED \(exit 1\) +[0-9]+ s +none +${WORKDIR}/reports/beta-lab/report\.html +command failed: false \(exit 1\) in stage run$"
+  assert_line --regexp '^playbook +version +status +wall +verdicts$'
+  assert_line --regexp "^alpha-lab +7\.0 +done +[0-9]+ s +1 NOT APPLICABLE, 1 REPRODUCED$"
+  assert_line "  report: ${WORKDIR}/reports/alpha-lab/report.html"
+  assert_line --regexp "^beta-lab +7\.0 +FAILED \(exit 1\) +[0-9]+ s +none$"
+  assert_line "  report: ${WORKDIR}/reports/beta-lab/report.html"
+  assert_line '  why: command failed: false (exit 1) in stage run'
   # The table is kept beside the reports.
   run cat "${WORKDIR}/reports/check.txt"
   assert_success
@@ -135,7 +207,7 @@ beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/report
 @test "a playbook that fails makes the check exit 1 and say what to read" {
   run with_fixtures "$CHECK" --playbooks beta-lab --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]
-  assert_line 'not every playbook ran: the why column says why, its log (the report column) says more'
+  assert_line 'not every playbook ran: the why lines say why, its log (the report line) says more'
   [ -s "${WORKDIR}/reports/beta-lab.log" ]
 }
 
@@ -156,13 +228,15 @@ beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/report
   assert_output 1
 }
 
-@test "a playbook stopped by its preflight: the why column gives its own one line" {
+@test "a playbook stopped by its preflight: its why line gives its own one line" {
   # A report folder that is not empty is one of preflight's refusals.
   mkdir -p "${WORKDIR}/reports/alpha-lab"
   : >"${WORKDIR}/reports/alpha-lab/old-report.md"
   run with_fixtures "$CHECK" --playbooks alpha-lab --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]
-  assert_line --regexp "^alpha-lab +8\\.0 +preflight failed \\(exit 3\\) +[0-9]+ s +none +${WORKDIR}/reports/alpha-lab\\.log +--report-dir ${WORKDIR}/reports/alpha-lab exists and is not empty: give a new or empty directory$"
+  assert_line --regexp "^alpha-lab +8\\.0 +preflight failed \\(exit 3\\) +[0-9]+ s +none$"
+  assert_line "  report: ${WORKDIR}/reports/alpha-lab.log"
+  assert_equal "$(detail '^alpha-lab ' why)" "--report-dir ${WORKDIR}/reports/alpha-lab exists and is not empty: give a new or empty directory"
 }
 
 # --uri: a class server. Port 9 (discard) has no MongoDB: each playbook's
@@ -172,7 +246,8 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
 @test "--uri: each playbook gets the URI in DBA_LAB_URI, not on its command line" {
   run with_fixtures "$CHECK" --uri "$CLASS_URI" --playbooks alpha-lab --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]
-  assert_line --regexp "^alpha-lab +the --uri server +preflight failed \\(exit 3\\) .* cannot reach --uri mongodb://trainer:\\*\\*\\*@127\\.0\\.0\\.1:9/\\?authSource=admin: "
+  assert_line --regexp "^alpha-lab +the --uri server +preflight failed \\(exit 3\\) "
+  assert_line --regexp "^  why: cannot reach --uri mongodb://trainer:\\*\\*\\*@127\\.0\\.0\\.1:9/\\?authSource=admin: "
   run cat "$CHECK_FIXTURE_ARGS"
   assert_success
   assert_output "alpha-lab --scale tiny --yes --report-dir ${WORKDIR}/reports/alpha-lab"
@@ -190,8 +265,9 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
 @test "--uri: a playbook that refuses --uri is skipped with its reason, not failed" {
   run with_fixtures "$CHECK" --uri "$CLASS_URI" --playbooks beta-lab --report-dir "${WORKDIR}/reports"
   assert_success
-  assert_line --regexp '^beta-lab +- +skipped +- +- +- +takes no --uri: it fails on purpose$'
-  assert_line 'all 0 playbook(s) ran to their report; 1 skipped (the why column says why)'
+  assert_line --regexp '^beta-lab +- +skipped +- +-$'
+  assert_line '  why: takes no --uri: it fails on purpose'
+  assert_line 'all 0 playbook(s) ran to their report; 1 skipped (the why lines say why)'
   [ ! -e "$CHECK_FIXTURE_ARGS" ]
 }
 
@@ -229,7 +305,8 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   use_fake_m
   FAKE_M_RELEASES="7.0.12" FAKE_M_INSTALL_WORKS=1 run "$CHECK" --prepare --mongodb-version 7.0 change-stream-resume mongodump-raw-bson
   assert_success
-  assert_line --regexp '^7\.0\.12 +change-stream-resume,mongodump-raw-bson +downloaded, starts +[0-9]+ [KM]B +.*/m/versions/7\.0\.12/bin +-$'
+  assert_line --regexp '^7\.0\.12 +change-stream-resume,mongodump-raw-bson +downloaded, starts +[0-9]+ [KM]B$'
+  [[ "$(detail '^7\.0\.12 ' path)" == */m/versions/7.0.12/bin ]]
   assert_line --regexp '^1 version\(s\) downloaded \([0-9]+ [KM]B\), 0 already installed, under '
   assert_line 'ready: now prove it without the network: playbooks/check --offline --mongodb-version 7.0 change-stream-resume mongodump-raw-bson'
   run grep -cx '7.0.12' "$FAKE_M_LOG"
@@ -261,7 +338,8 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   use_fake_m
   FAKE_M_RELEASES="7.0.12" run "$CHECK" --prepare --mongodb-version 7.0 change-stream-resume
   [ "$status" -eq 1 ]
-  assert_line --regexp '^7\.0\.12 +change-stream-resume +FAILED +- +m could not install MongoDB 7\.0\.12 \(m said: .*do not appear to be available.*\): '
+  assert_line --regexp '^7\.0\.12 +change-stream-resume +FAILED +-$'
+  [[ "$(detail '^7\.0\.12 ' why)" =~ ^m\ could\ not\ install\ MongoDB\ 7\.0\.12\ \(m\ said:\ .*do\ not\ appear\ to\ be\ available ]]
 }
 
 @test "--prepare: binaries that do not start here are a row with the loader's reason" {
@@ -274,7 +352,9 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   chmod +x "${M_PREFIX}/m/versions/7.0.12/bin/mongod"
   run "$CHECK" --prepare --mongodb-version 7.0.12 change-stream-resume
   [ "$status" -eq 1 ]
-  assert_line --regexp '^7\.0\.12 +change-stream-resume +already installed, does not start +.* cannot start on this system: the loader cannot find libcrypto\.so\.1\.1 .*setup/libssl11\.sh'
+  assert_line --regexp '^7\.0\.12 +change-stream-resume +already installed, does not start +[0-9]+ [KM]B$'
+  [[ "$(detail '^7\.0\.12 ' why)" == *" cannot start on this system: the loader cannot find libcrypto.so.1.1 "* ]]
+  [[ "$(detail '^7\.0\.12 ' fix)" == *setup/libssl11.sh* ]]
 }
 
 @test "--prepare: for a sharded playbook, mongos must start too" {
@@ -287,7 +367,8 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   chmod +x "${M_PREFIX}/m/versions/7.0.12/bin/mongos"
   run "$CHECK" --prepare --mongodb-version 7.0 routing-refresh
   [ "$status" -eq 1 ]
-  assert_line --regexp '^7\.0\.12 +routing-refresh +already installed, does not start +.*/bin/mongos cannot start on this system: the loader cannot find libssl\.so\.3 '
+  assert_line --regexp '^7\.0\.12 +routing-refresh +already installed, does not start '
+  [[ "$(detail '^7\.0\.12 ' why)" == */bin/mongos" cannot start on this system: the loader cannot find libssl.so.3" ]]
 }
 
 @test "--prepare: a missing tool is a row naming it, and exit 1" {
@@ -297,7 +378,9 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   chmod +x "${BATS_TEST_TMPDIR}/setup"
   DBA_LAB_SETUP="${BATS_TEST_TMPDIR}/setup" run "$CHECK" --prepare --mongodb-version 7.0 change-stream-resume
   [ "$status" -eq 1 ]
-  assert_line --regexp '^tools +setup/install\.sh --check +MISSING +- +mlaunch +\./setup/install\.sh$'
+  assert_line --regexp '^tools +setup/install\.sh --check +MISSING +-$'
+  assert_line '  why: mlaunch'
+  assert_line '  fix: ./setup/install.sh'
 }
 
 @test "--offline passes when every version is installed and starts and no plan downloads" {
@@ -305,9 +388,10 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   fake_m_installed 7.0.12
   run "$CHECK" --offline --mongodb-version 7.0 change-stream-resume mongodump-raw-bson
   assert_success
-  assert_line --regexp '^MongoDB 7\.0\.12 +change-stream-resume,mongodump-raw-bson +ok: installed, starts +-$'
-  assert_line --regexp '^plan +change-stream-resume +ok: --dry-run needs no download +-$'
-  assert_line --regexp '^plan +mongodump-raw-bson +ok: --dry-run needs no download +-$'
+  assert_line --regexp '^MongoDB 7\.0\.12 +change-stream-resume,mongodump-raw-bson +ok: installed, starts$'
+  assert_line --regexp '^plan +change-stream-resume +ok: --dry-run needs no download$'
+  assert_line --regexp '^plan +mongodump-raw-bson +ok: --dry-run needs no download$'
+  refute_line --partial '  fix: '
   assert_line 'ready: every version is installed and starts, every tool is there, and no plan downloads anything'
 }
 
@@ -316,8 +400,20 @@ CLASS_URI='mongodb://trainer:s3cret@127.0.0.1:9/?authSource=admin'
   fake_m_installed 7.0.12
   FAKE_M_RELEASES="8.0.4" run "$CHECK" --offline --mongodb-version 7.0,8.0 change-stream-resume
   [ "$status" -eq 1 ]
-  assert_line --regexp '^MongoDB 8\.0 +change-stream-resume +NOT INSTALLED +playbooks/check --prepare --mongodb-version 7\.0,8\.0 change-stream-resume$'
-  assert_line --regexp '^plan +change-stream-resume +its plan needs the network: m --stable 8\.0 +playbooks/check --prepare --mongodb-version 7\.0,8\.0 change-stream-resume$'
+  assert_line --regexp '^MongoDB 8\.0 +change-stream-resume +NOT INSTALLED$'
+  assert_equal "$(detail '^MongoDB 8\.0 ' fix)" 'playbooks/check --prepare --mongodb-version 7.0,8.0 change-stream-resume'
+  assert_line --regexp '^plan +change-stream-resume +NEEDS THE NETWORK$'
+  assert_equal "$(detail '^plan ' why)" 'm --stable 8.0'
+  assert_equal "$(detail '^plan ' fix)" 'playbooks/check --prepare --mongodb-version 7.0,8.0 change-stream-resume'
+}
+
+@test "--offline's table fits 100 columns: long reasons and fixes go on their own lines" {
+  use_fake_m
+  run "$CHECK" --offline
+  [ "$status" -eq 1 ]
+  assert_line --regexp '^what +for +status$'
+  assert_line --regexp '^  fix: playbooks/check --prepare$'
+  [ "$(widest_line)" -le 100 ]
 }
 
 @test "--prepare and --offline exclude each other" {
@@ -347,7 +443,8 @@ lane() {
   lane
   run "$LAB" --offline --mongodb-version 7.0 change-stream-resume
   [ "$status" -eq 1 ]
-  assert_line --regexp '^MongoDB 7\.0 +change-stream-resume +NOT INSTALLED +playbooks/check --prepare --mongodb-version 7\.0 change-stream-resume$'
+  assert_line --regexp '^MongoDB 7\.0 +change-stream-resume +NOT INSTALLED$'
+  assert_equal "$(detail '^MongoDB 7\.0 ' fix)" 'playbooks/check --prepare --mongodb-version 7.0 change-stream-resume'
   [ ! -s "$M_LANE_CURL_LOG" ]
 }
 
@@ -356,12 +453,15 @@ lane() {
   run "$LAB" --prepare --mongodb-version 7.0 change-stream-resume
   assert_success
   assert_line --regexp '^7\.0\.12 +change-stream-resume +downloaded, starts '
+  # The checkout's own paths, relative to it, as the commands it prints are.
+  assert_line '  path: .tools/m/m/versions/7.0.12/bin'
+  assert_line "(paths relative to the checkout, ${BATS_TEST_TMPDIR}/lab)"
   run grep -cE '^-sSLf https?://fastdl\.mongodb\.org/linux/mongodb-linux-x86_64-ubuntu2204-7\.0\.12\.tgz' "$M_LANE_CURL_LOG"
   assert_success
   assert_output 1
   : >"$M_LANE_CURL_LOG"
   run "$LAB" --offline --mongodb-version 7.0 change-stream-resume
   assert_success
-  assert_line --regexp '^MongoDB 7\.0\.12 +change-stream-resume +ok: installed, starts +-$'
+  assert_line --regexp '^MongoDB 7\.0\.12 +change-stream-resume +ok: installed, starts$'
   [ ! -s "$M_LANE_CURL_LOG" ]
 }
