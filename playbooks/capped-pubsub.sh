@@ -62,11 +62,15 @@ pb::option --compare COMPARE "enum:changestream|none" changestream "also run the
 pb::option --sharded SHARDED flag 0 "launch a sharded cluster (the capped collection on one shard) to check 'cannot be sharded'"
 pb::topology_options nodes shards
 
+# Figures of this run ({{NAME}}, pb::narration): a tiny run's 50 messages a
+# second wrap the ring half as often as small's 100.
 pb::narration prepare <<'TEXT'
 Prepare creates the topic as the article does:
 createCollection('ticker',{capped:true,size:100000,max:100000})
-(--capped-size and --capped-max change them) and the index on time. Note how small 100000 bytes is: at 100 messages a second of about 110 bytes the ring
-buffer wraps about every 9 seconds.
+(this run: size {{CAPPED_SIZE}}, max {{CAPPED_MAX}}; --capped-size and --capped-max change them)
+and the index on time. Note how small {{CAPPED_SIZE}} bytes is: at this run's {{RATE}} messages
+a second (--scale {{PB_SCALE_NAME}}) of about 110 bytes the ring buffer wraps about every
+{{SCENARIO_WRAP}}.
 TEXT
 pb::narration run <<'TEXT'
 Run sweeps the subscriber count: for each point one Node process publishes at the target
@@ -107,6 +111,21 @@ playbook_configure() {
     PB_URI_NEEDS_WHY="--compare changestream opens change streams, which a standalone does not have (--compare none runs there)"
   fi
   SCENARIO_DECLARED=0
+  scenario::wrap_time
+}
+
+# SCENARIO_WRAP: how often the ring buffer wraps at this run's rate, for the
+# prepare narration: the size or the document limit, whichever comes first.
+scenario::wrap_time() {
+  local docs=$((CAPPED_SIZE / 110)) seconds
+  if ((CAPPED_MAX > 0 && CAPPED_MAX < docs)); then docs=$CAPPED_MAX; fi
+  seconds=$(((docs + RATE / 2) / RATE))
+  # shellcheck disable=SC2034 # read by name: {{SCENARIO_WRAP}} in the narration
+  case "$seconds" in
+    0) SCENARIO_WRAP='fraction of a second' ;;
+    1) SCENARIO_WRAP='second' ;;
+    *) SCENARIO_WRAP="${seconds} seconds" ;;
+  esac
 }
 
 stage_prepare() {
@@ -154,16 +173,27 @@ stage_run() {
   if [[ "$COMPARE" == changestream ]]; then
     scenario::sweep changestream ticker_stream
   fi
-  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=grow
-  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=shard
-  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=replicate
+  scenario::claim grow 'documents in a capped collection cannot grow'
+  scenario::claim shard 'capped collections cannot be sharded'
+  scenario::claim replicate 'capped collections replicate (their inserts are in the oplog)'
   # The restart claim needs a deployment this run launched (the checker
   # calls it not applicable with --uri).
   pb::uri_mode && return 0
   pb::capture --dry-value 0 before mongosh "$PB_CONN_URI" --quiet --norc --eval \
     "print(db.getSiblingDB('${PB_DB_NAME}').runCommand({count: 'ticker'}).n)"
   pb::cluster_restart
-  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" claim=restart "before=$(tail -n 1 <<<"$before")"
+  scenario::claim restart 'capped collections are in-memory only: their documents are gone after a restart' \
+    "before=$(tail -n 1 <<<"$before")"
+}
+
+# scenario::claim NAME CLAIM [KEY=VALUE...]: run-claims.js for one claim,
+# after a line that says which: on a screen its command is the same short
+# line for every claim.
+scenario::claim() {
+  local name="$1" claim="$2"
+  shift 2
+  pb::info "claim ${name}: ${claim}"
+  pb::mongosh_stage "${PB_SCENARIO}/run-claims.js" "claim=${name}" "$@"
 }
 
 stage_analyze() {

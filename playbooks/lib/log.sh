@@ -37,16 +37,25 @@ pb::_utc() {
 # controlling terminal's width (also under `| tee`), else 80; bounded to
 # 44..104 so that a very wide or narrow window still gets readable lines.
 pb::term_cols() {
-  local cols="${COLUMNS:-}" size
-  if ! [[ "$cols" =~ ^[0-9]+$ ]]; then
-    cols=80
+  local cols
+  pb::_term_cols cols
+  printf '%d' "$cols"
+}
+
+# pb::_term_cols VAR: pb::term_cols into VAR, with no subshell when COLUMNS
+# says it (pb::info asks for every long line).
+pb::_term_cols() {
+  local -n _pbtc_cols="$1"
+  local size
+  _pbtc_cols="${COLUMNS:-}"
+  if ! [[ "$_pbtc_cols" =~ ^[0-9]+$ ]]; then
+    _pbtc_cols=80
     if size=$(stty size 2>/dev/null </dev/tty) && [[ "${size#* }" =~ ^[0-9]+$ ]] && ((${size#* } > 0)); then
-      cols=${size#* }
+      _pbtc_cols=${size#* }
     fi
   fi
-  ((cols >= 44)) || cols=44
-  ((cols <= 104)) || cols=104
-  printf '%d' "$cols"
+  ((_pbtc_cols >= 44)) || _pbtc_cols=44
+  ((_pbtc_cols <= 104)) || _pbtc_cols=104
 }
 
 # mm:ss (or h:mm:ss) since the playbook started, or since $1 (a $SECONDS value).
@@ -59,16 +68,77 @@ pb::elapsed() {
   fi
 }
 
+# pb::_plain VAR TEXT: TEXT without its colour codes, into VAR. The run log
+# is read with less, grep and editors, where a code is noise (\e[33m), and a
+# line's width on screen is that of its visible characters.
+PB_SGR_RE=$'\e\\[[0-9;]*m'
+pb::_plain() {
+  local -n _pbp_out="$1"
+  _pbp_out=$2
+  while [[ "$_pbp_out" == *$'\e'* && "$_pbp_out" =~ $PB_SGR_RE ]]; do
+    _pbp_out=${_pbp_out//"${BASH_REMATCH[0]}"/}
+  done
+}
+
 pb::_to_log() {
-  local _stamp
+  local _stamp _line
   pb::_utc _stamp %Y-%m-%dT%H:%M:%SZ
-  printf '%s %s\n' "$_stamp" "$*" >>"$PB_LOG" 2>/dev/null || true
+  pb::_plain _line "$*"
+  printf '%s %s\n' "$_stamp" "$_line" >>"$PB_LOG" 2>/dev/null || true
+}
+
+# True when people read the output as it comes: a terminal, or --step even
+# when piped (`--step | tee class.log` to a projector). Other piped runs (CI
+# logs, tests, scripts) get every line and command whole, one per line.
+pb::for_people() {
+  pb::on_terminal || ((${PB_STEP:-0}))
+}
+
+# pb::_wrap VAR WIDTH USED INDENT TEXT: TEXT broken between words into lines
+# that fit WIDTH columns, the first after USED columns already taken, the
+# others after INDENT spaces; into VAR (lines joined by newlines). Colour
+# codes take no column. A word longer than a line stays whole on a line of
+# its own: a path or a URI must stay copyable. A terminal would cut inside a
+# word ("cannot g|row"), which a class cannot read.
+pb::_wrap() {
+  local -n _pbw_out="$1"
+  local width="$2" room=$(($2 - $3)) indent="$4" rest="$5" word seen line used fresh=1 pad
+  printf -v pad '%*s' "$indent" ''
+  # The text's own indentation stays; the spaces at a break go.
+  line=${rest%%[! ]*}
+  rest=${rest#"$line"}
+  used=${#line}
+  _pbw_out=''
+  while :; do
+    word=${rest%% *}
+    pb::_plain seen "$word"
+    if ((!fresh)) && ((used + 1 + ${#seen} <= room)); then
+      line+=" ${word}" used=$((used + 1 + ${#seen}))
+    else
+      if ((!fresh)); then
+        _pbw_out+="${line}"$'\n'"${pad}"
+        room=$((width - indent)) line='' used=0 fresh=1
+      fi
+      if [[ -n "$word" ]]; then line+=$word used=$((used + ${#seen})) fresh=0; fi
+    fi
+    [[ "$rest" == *' '* ]] || break
+    rest=${rest#* }
+  done
+  _pbw_out+=$line
 }
 
 pb::info() {
-  local _clock
+  local _clock _text="$*" _cols _lead
   pb::_utc _clock %H:%M:%S
-  printf '%s%s%s %s\n' "$PB_C_DIM" "$_clock" "$PB_C_OFF" "$*" >&"$PB_FD"
+  # 44 columns is the narrowest pb::term_cols gives: shorter lines fit as they are.
+  if ((${#_text} + 9 > 44)) && pb::for_people; then
+    pb::_term_cols _cols
+    if ((${#_text} + 9 > _cols)); then
+      _lead=${_text%%[! ]*}
+      pb::_wrap _text "$_cols" 9 $((9 + ${#_lead} + 2)) "$_text"
+    fi
+  fi
+  printf '%s%s%s %s\n' "$PB_C_DIM" "$_clock" "$PB_C_OFF" "$_text" >&"$PB_FD"
   pb::_to_log "$*"
 }
 
@@ -123,6 +193,16 @@ pb::_progress_scan() {
   [[ -z "$line" ]] || PB_PROGRESS_TEXT=${line#progress: }
 }
 
+# pb::progress_mark [VAR]: the run log's size now into VAR (PB_PROGRESS_FROM),
+# where the ticker of the command about to start reads from: taken before
+# the start, a command's first line, written at once, is not missed.
+PB_PROGRESS_FROM=''
+pb::progress_mark() {
+  local -n _pbm_at="${1:-PB_PROGRESS_FROM}"
+  _pbm_at=$(wc -c <"$PB_LOG" 2>/dev/null) || _pbm_at=0
+  _pbm_at=${_pbm_at//[[:space:]]/}
+}
+
 # A progress ticker for a background process, with the newest progress line
 # the process wrote: on a terminal one line updated in place every second
 # (cut to the width: a wrapped line cannot be redrawn), elsewhere a line every
@@ -133,10 +213,11 @@ pb::_progress_scan() {
 # caller stops it).
 PB_PROGRESS_EVERY=${PB_PROGRESS_EVERY:-30}
 pb::progress_wait() {
-  local pid="$1" label="$2" limit="${3:-}" start=$SECONDS rc=0 last=$SECONDS every="$PB_PROGRESS_EVERY" tick cols
+  local pid="$1" label="$2" limit="${3:-}" start=$SECONDS rc=0 last=$SECONDS every="$PB_PROGRESS_EVERY" tick cols final
   PB_PROGRESS_TEXT=''
-  PB_PROGRESS_AT=$(wc -c <"$PB_LOG" 2>/dev/null) || PB_PROGRESS_AT=0
-  PB_PROGRESS_AT=${PB_PROGRESS_AT//[[:space:]]/}
+  PB_PROGRESS_AT=${PB_PROGRESS_FROM:-}
+  PB_PROGRESS_FROM=''
+  [[ -n "$PB_PROGRESS_AT" ]] || pb::progress_mark PB_PROGRESS_AT
   if ((${PB_STEP:-0} && every > 5)); then every=5; fi
   pb::on_terminal && cols=$(pb::term_cols)
   while kill -0 "$pid" 2>/dev/null; do
@@ -146,8 +227,9 @@ pb::progress_wait() {
     fi
     pb::_progress_scan
     if pb::on_terminal; then
-      tick="  ${label} ... $(pb::elapsed "$start")${limit:+ (limit $(pb::elapsed $((SECONDS - limit))))}${PB_PROGRESS_TEXT:+  ${PB_PROGRESS_TEXT}}"
-      printf '\r\e[K%s' "${tick:0:cols-1}" >&"$PB_FD"
+      pb::_tick_line tick "$((cols - 1))" "$label" \
+        " ... $(pb::elapsed "$start")${limit:+ (limit $(pb::elapsed $((SECONDS - limit))))}${PB_PROGRESS_TEXT:+  ${PB_PROGRESS_TEXT}}"
+      printf '\r\e[K%s' "$tick" >&"$PB_FD"
     elif ((SECONDS - last >= every)); then
       printf '  %s: still running (%s)%s\n' "$label" "$(pb::elapsed "$start")" "${PB_PROGRESS_TEXT:+, last progress: ${PB_PROGRESS_TEXT}}" >&"$PB_FD"
       last=$SECONDS
@@ -158,12 +240,33 @@ pb::progress_wait() {
   if pb::on_terminal; then
     printf '\r\e[K' >&"$PB_FD"
   fi
+  # What the command wrote in its last second too: its final count is what
+  # stays on the screen once the ticker is gone.
+  pb::_progress_scan
+  final=${PB_PROGRESS_TEXT:+ (${PB_PROGRESS_TEXT})}
   if ((rc == 0)); then
-    pb::info "  ${label}: done in $(pb::elapsed "$start")"
+    pb::info "  ${label}: done in $(pb::elapsed "$start")${final}"
   elif ((rc == 124)) && kill -0 "$pid" 2>/dev/null; then
-    pb::info "  ${label}: still running after its limit of $(pb::elapsed $((SECONDS - limit)))"
+    pb::info "  ${label}: still running after its limit of $(pb::elapsed $((SECONDS - limit)))${final}"
   else
-    pb::info "  ${label}: failed (exit ${rc}) after $(pb::elapsed "$start")"
+    pb::info "  ${label}: failed (exit ${rc}) after $(pb::elapsed "$start")${final}"
   fi
   return "$rc"
+}
+
+# pb::_tick_line VAR WIDTH LABEL TAIL: "  LABEL TAIL" in at most WIDTH
+# columns, into VAR. The label is what was started, known from the command
+# above it; the tail holds the time and the command's own figures, which a
+# cut would make wrong (94/20 for 94/200): the label is cut first.
+pb::_tick_line() {
+  local -n _pbtl_line="$1"
+  local width="$2" label="$3" tail="$4" room
+  room=$((width - 2 - ${#tail}))
+  if ((${#label} > room)); then
+    # Never below a few characters of the label: then the tail is cut.
+    ((room >= 9)) || room=9
+    label="${label:0:room-1}…"
+  fi
+  _pbtl_line="  ${label}${tail}"
+  _pbtl_line=${_pbtl_line:0:width}
 }

@@ -72,7 +72,10 @@ declare -gA PB_DEFAULT_VERSION_ROLE=()
 # Write it as paragraphs separated by a blank line: line breaks inside a
 # paragraph do not matter, pb::pause reflows it to the width, between words.
 # Write code without spaces ({capped:true,size:100000}): cut across two
-# lines, it reads as two fragments on a projector.
+# lines, it reads as two fragments on a projector. {{NAME}} is shown as the
+# value of the variable NAME when the stage starts (an option's, or one
+# playbook_configure sets): a figure said to a class is the run's, not that
+# of another scale.
 pb::narration() {
   local stage="$1" mode="${2:-}"
   PB_NARRATION[${stage}${mode:+@${mode}}]=$(cat)
@@ -80,8 +83,16 @@ pb::narration() {
 
 # pb::narration_text STAGE: the narration of STAGE in this run's mode.
 pb::narration_text() {
-  local stage="$1"
-  printf '%s' "${PB_NARRATION[${stage}@${PB_TOPOLOGY}]:-${PB_NARRATION[$stage]:-}}"
+  local stage="$1" rest out='' name
+  rest=${PB_NARRATION[${stage}@${PB_TOPOLOGY}]:-${PB_NARRATION[$stage]:-}}
+  # Left to right, once: a value holding "{{...}}" is shown as it is.
+  while [[ "$rest" =~ \{\{([A-Za-z_][A-Za-z0-9_]*)\}\} ]]; do
+    name=${BASH_REMATCH[1]}
+    out+=${rest%%"${BASH_REMATCH[0]}"*}
+    rest=${rest#*"${BASH_REMATCH[0]}"}
+    if [[ -v "$name" ]]; then out+=${!name}; else out+="{{${name}}}"; fi
+  done
+  printf '%s' "${out}${rest}"
 }
 
 # pb::narration_width: the width narration is reflowed to, the "  | "
@@ -122,6 +133,9 @@ pb::pause() {
     # without a prompt nobody answers there.
     printf '  Press Enter to continue (Ctrl-C stops and cleans up) ' >&"$tty"
     read -r -u "$tty" _ || true
+    # An Enter typed ahead was echoed before the prompt: the prompt's line is
+    # cleared so that what follows starts a line of its own.
+    printf '\r\e[K' >&"$tty"
     exec {tty}>&-
   else
     printf '  (--step: no terminal to wait on, continuing)\n' >&"$PB_FD"

@@ -41,18 +41,25 @@ pb::redact() {
 }
 
 # pb::short_cmd WIDTH ARG...: the command as people can read it on a screen
-# WIDTH columns wide: the whole line when it fits on one. Otherwise a
+# WIDTH columns wide, on one line: a wrapped command pushes what matters off
+# a projector's 24 lines. The whole line when it fits. Otherwise a
 # connection string becomes <uri>, a checkout path is shown from
 # playbooks/lib (or the checkout), an argument too long to read (a script
 # given to --eval) becomes "…", and the line ends with where the whole
-# command is. Past two screen lines, arguments go from the middle outwards:
-# a command's first words say what it is, its last ones are often the
+# command is. Still too long, arguments go from the middle outwards: a
+# command's first words say what it is, its last ones are often the
 # settings people are told to look for (mlaunch init's --oplogSize ...
-# --slowms 0), the middle is folders and ports. The command, a <uri> and a
-# script file (.js, .py, .sh) always stay.
+# --slowms 0), the middle is folders and ports; a flag goes with its value.
+# The command, a <uri> and the last script file (.js, .py, .sh: the step's
+# own, after a harness such as js/stage.js) stay; past that the script is
+# shown by its name alone, and only a screen narrower than those wraps.
 pb::short_cmd() {
-  local width="$1" a i n best dist best_dist line note=' (full command: run.log)' toks=() keep=()
+  local width="$1" a i j n best dist best_dist line note toks=() keep=() scripts=() units=() args
   shift
+  args=("$@")
+  # A dry run has no run log: its plan is whole where it is piped.
+  note=' (full command: run.log)'
+  if ((PB_DRY_RUN)); then note=' (whole: --dry-run | cat)'; fi
   line=$(pb::redact "$(pb::quote "$@")")
   if ((${#line} <= width)); then
     printf '%s' "$line"
@@ -66,22 +73,44 @@ pb::short_cmd() {
     elif ((${#a} > 40)) || [[ "$a" == *$'\n'* ]]; then toks+=('…')
     else toks+=("$(pb::quote "$a")")
     fi
-    if [[ "$a" == "${PB_ROOT}/"* && "$a" =~ \.(js|py|sh)$ ]]; then keep[-1]=1; fi
+    if [[ "$a" == "${PB_ROOT}/"* && "$a" =~ \.(js|py|sh)$ ]]; then scripts+=("$((${#toks[@]} - 1))"); fi
   done
-  keep[0]=1
   n=${#toks[@]}
+  keep[0]=1
+  # The last script is the step's own (run-claims.js); those before it
+  # (js/stage.js) are the harness that loads it.
+  if ((${#scripts[@]})); then keep[scripts[-1]]=1; fi
+  # Arguments go by units: a flag with its value (--port 27100), so that
+  # neither is left without the other.
+  for ((i = 0; i < n; i++)); do
+    if [[ "${args[i]}" == -* && $((i + 1)) -lt n && "${args[i + 1]}" != -* ]]; then
+      units+=("${i}:$((i + 1))")
+      if ((keep[i + 1])); then keep[i]=1; fi
+      i=$((i + 1))
+    else
+      units+=("${i}:${i}")
+    fi
+  done
   while :; do
     line=$(pb::_join_short "${toks[@]}")
-    ((${#line} + ${#note} > 2 * width)) || break
+    ((${#line} + ${#note} > width)) || break
     best=-1
-    for ((i = 1; i < n; i++)); do
+    for ((j = 1; j < ${#units[@]}; j++)); do
+      i=${units[j]%:*}
       if ((keep[i])) || [[ "${toks[i]}" == '…' ]]; then continue; fi
-      dist=$((2 * i - n))
+      dist=$((2 * j - ${#units[@]}))
       dist=${dist#-}
-      if ((best < 0 || dist < best_dist)); then best=$i best_dist=$dist; fi
+      if ((best < 0 || dist < best_dist)); then best=$j best_dist=$dist; fi
     done
-    ((best > 0)) || break
-    toks[best]='…'
+    if ((best > 0)); then
+      for ((i = ${units[best]%:*}; i <= ${units[best]#*:}; i++)); do toks[i]='…'; done
+    elif ((${#scripts[@]})) && [[ "${toks[scripts[-1]]}" == */* ]]; then
+      # The script's name says which step it is; its folder goes first.
+      i=${scripts[-1]}
+      toks[i]=$(pb::quote "${args[i]##*/}")
+    else
+      break
+    fi
   done
   printf '%s%s' "$(pb::redact "$line")" "$note"
 }
@@ -112,18 +141,17 @@ pb::show_cmd() {
   done
   line=$(pb::redact "${envs}$(pb::quote "$@")")
   pb::_to_log "\$ ${line}"
+  # Read by people (pb::for_people), a mongosh command carrying a stage's
+  # configuration is hundreds of characters that push the output around it
+  # off the screen: the short form, the whole in the run log. A piped run
+  # without --step (CI logs, tests, scripts) keeps every command whole, and
+  # so does a piped --dry-run: its plan is the command list to copy.
+  if pb::for_people; then
+    line="$(pb::redact "$short_envs")$(pb::short_cmd $(($(pb::term_cols) - 2 - ${#short_envs})) "$@")"
+  fi
   if ((PB_DRY_RUN)); then
     printf '$ %s\n' "$line" >&"$PB_FD"
     return 0
-  fi
-  # A terminal, and --step even when piped (`| tee class.log` to a projector),
-  # are read by people: a mongosh command carrying a stage's configuration is
-  # hundreds of characters that push the output around it off the screen, so
-  # they get the short form; the run log keeps the whole. A piped run without
-  # --step (CI logs, tests, scripts) keeps every command whole, like
-  # --dry-run, whose plan IS the command list.
-  if pb::on_terminal || ((${PB_STEP:-0})); then
-    line="$(pb::redact "$short_envs")$(pb::short_cmd $(($(pb::term_cols) - 2 - ${#short_envs})) "$@")"
   fi
   printf '%s$ %s%s\n' "$PB_C_DIM" "$line" "$PB_C_OFF" >&"$PB_FD"
 }
@@ -336,6 +364,7 @@ pb::run() {
     return 0
   fi
   pb::_failpoint "$@"
+  [[ -z "$progress" ]] || pb::progress_mark
   pb::_spawn "$mode" "${envs[@]}" "$@"
   pb::_wait_child "$progress" "$limit" || rc=$?
   pb::_note_status "$rc" "$@"
@@ -372,6 +401,7 @@ pb::capture() {
     return 0
   fi
   pb::_failpoint "$@"
+  [[ -z "$_pbc_progress" ]] || pb::progress_mark
   _pbc_out=$(pb::tempfile capture)
   pb::_spawn "FILE:${_pbc_out}" "${_pbc_env[@]}" "$@"
   pb::_wait_child "$_pbc_progress" "$_pbc_limit" || _pbc_rc=$?

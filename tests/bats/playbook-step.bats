@@ -35,6 +35,34 @@ without_terminal() {
   env -u COLUMNS setsid -w "$@" </dev/null
 }
 
+# framework_on_terminal COLUMNS CODE: CODE run by bash on a terminal COLUMNS
+# wide, with the framework sourced, its run log and temporary files in the
+# test's folder.
+framework_on_terminal() {
+  # shellcheck disable=SC2016 # expanded by the bash on the terminal
+  on_terminal env COLUMNS="$1" bash -c 'source "$1/playbooks/lib/playbook.sh"
+    PB_WORK=$2 PB_LOG=$2/run.log PB_STEP=0 PB_DRY_RUN=0
+    pb::log_init
+    eval "$3"' _ "$DBA_LAB_ROOT" "$BATS_TEST_TMPDIR" "$2"
+}
+
+# screen_lines: $output as the lines a terminal shows: a ticker's redraws
+# (\r, \e[K) each a line of its own, colour codes and "\r\n" gone.
+screen_lines() {
+  printf '%s\n' "$output" | sed -e $'s/\r$//' -e $'s/\e\\[[0-9;]*[mK]//g' | tr '\r' '\n'
+}
+
+# assert_fits COLUMNS: every line of screen_lines is at most COLUMNS wide,
+# but for a single word longer than that ("…" counted as one column).
+assert_fits() {
+  local line wide=''
+  while IFS= read -r line; do
+    line=${line//…/.}
+    if ((${#line} > $1)) && [[ "${line#"${line%%[! |]*}"}" == *' '* ]]; then wide+="${line}"$'\n'; fi
+  done < <(screen_lines)
+  [[ -z "$wide" ]] || { printf 'wider than %s columns:\n%s' "$1" "$wide" >&2; return 1; }
+}
+
 # step_on_terminal SHELL-COMMAND: runs it under `script` in the background,
 # with the keys sent through a fifo (fd $keys) and the screen in $OUT.
 step_on_terminal() {
@@ -209,7 +237,7 @@ finish_script() {
 @test "the run log keeps the whole command a terminal saw short" {
   run on_terminal env COLUMNS=100 "$DEMO" --topology none --count-to 1 --report-dir "$REPORT"
   assert_success
-  run grep -c '\$ mongosh --nodb --quiet --norc --eval .globalThis.dbaLabStage = {.*/count.js$' "${REPORT}/run.log"
+  run grep -c '\$ mongosh --nodb --quiet --norc --eval .globalThis.dbaLabStage = {.*/count\.js'"'"'\?$' "${REPORT}/run.log"
   assert_success
   assert_output 1
 }
@@ -223,7 +251,7 @@ finish_script() {
 @test "a piped run without --step shows every command whole" {
   run without_terminal "$DEMO" --topology none --count-to 1 --report-dir "$REPORT"
   assert_success
-  assert_line --regexp '^\$ mongosh --nodb --quiet --norc --eval .globalThis\.dbaLabStage = .*/count\.js$'
+  assert_line --regexp '^\$ mongosh --nodb --quiet --norc --eval .globalThis\.dbaLabStage = .*/count\.js'"'"'?$'
 }
 
 @test "a uri argument is shown as <uri> in the short form" {
@@ -233,22 +261,122 @@ finish_script() {
   assert_output '$ mongosh <uri> --quiet --eval … (full command: run.log)'
 }
 
-@test "a short form past two screen lines loses arguments from the middle, never the script or a <uri>" {
+@test "a short form fits one screen line: arguments go from the middle, a flag with its value, never the script or a <uri>" {
   load_framework
-  COLUMNS=60 PB_STEP=1 run pb::show_cmd node "${PB_LIB}/scenarios/capped-pubsub/run.js" --uri mongodb://h:1/ \
+  COLUMNS=80 PB_STEP=1 run pb::show_cmd node "${PB_LIB}/scenarios/capped-pubsub/run.js" --uri mongodb://h:1/ \
     --db dbalab_capped-pubsub --collection ticker --mode capped --subscribers 10 --rate 100 --seconds 15 \
     --out "${PB_ROOT}/reports/capped-pubsub/capped-10.json"
   assert_success
-  assert_output '$ node scenarios/capped-pubsub/run.js --uri <uri> … --out reports/capped-pubsub/capped-10.json (full command: run.log)'
+  assert_output '$ node scenarios/capped-pubsub/run.js --uri <uri> … (full command: run.log)'
 }
 
-@test "mlaunch init shown short keeps the server settings at its end" {
+@test "on a narrow screen a short form names its script without the folder rather than wrap" {
+  load_framework
+  COLUMNS=60 PB_STEP=1 run pb::show_cmd node "${PB_LIB}/scenarios/capped-pubsub/run.js" --uri mongodb://h:1/ \
+    --db dbalab_capped-pubsub --collection ticker --out "${PB_ROOT}/reports/capped-pubsub/capped-10.json"
+  assert_success
+  assert_output '$ node run.js --uri <uri> … (full command: run.log)'
+}
+
+@test "a mongosh stage shown short keeps the stage's own script, not the harness before it" {
+  load_framework
+  COLUMNS=80 PB_STEP=1 run pb::show_cmd mongosh mongodb://h:1/ --quiet --norc --eval "$(printf 'x%.0s' {1..300})" \
+    "${PB_LIB}/js/stage.js" "${PB_LIB}/scenarios/capped-pubsub/run-claims.js"
+  assert_success
+  assert_output '$ mongosh <uri> … scenarios/capped-pubsub/run-claims.js (full command: run.log)'
+}
+
+@test "mlaunch init shown short in 80 columns keeps the server settings at its end" {
   load_framework
   COLUMNS=80 PB_STEP=1 run pb::show_cmd mlaunch init --replicaset --nodes 1 --name replset --port 27100 \
     --dir "${PB_ROOT}/data/change-stream-resume-20261125T235502Z/8.0.4" --binarypath "${PB_ROOT}/.tools/m/versions/8.0.4/bin" \
     --oplogSize 1986 --wiredTigerCacheSizeGB 0.25 --slowms 0
   assert_success
-  assert_output '$ mlaunch init --replicaset --nodes 1 --name replset … --oplogSize 1986 --wiredTigerCacheSizeGB 0.25 --slowms 0 (full command: run.log)'
+  assert_output '$ mlaunch init … --wiredTigerCacheSizeGB 0.25 --slowms 0 (full command: run.log)'
+}
+
+@test "at 80 columns the ticker cuts its label, never the command's figures" {
+  run framework_on_terminal 80 'pb::run --progress "capped: 8 subscriber(s), 50 msg/s for 4 s, a label too long for the line" \
+    bash -c "echo \"progress: 100/200 published, 94/200 delivered\"; sleep 2.5"'
+  assert_success
+  run grep -F ' ... 00:0' < <(screen_lines)
+  assert_success
+  assert_line --regexp '^  capped: 8 subscriber\(s\), 50 m…  ?\.\.\. 00:0[0-9]  100/200 published, 94/200 delivered$'
+  assert_fits 79
+}
+
+@test "a long step's finished line keeps the last figures it showed" {
+  load_framework
+  run pb::run --progress "capped: 8 subscriber(s)" bash -c 'echo "progress: 200/200 published, 1598/1600 delivered"'
+  assert_success
+  assert_line --regexp '^[0-9:]{8}   capped: 8 subscriber\(s\): done in 00:0[0-9] \(200/200 published, 1598/1600 delivered\)$'
+}
+
+@test "on a terminal a line longer than the screen breaks between words, the rest indented" {
+  # shellcheck disable=SC2016 # the colours of the bash on the terminal
+  run framework_on_terminal 80 'pb::info "${PB_C_YELLOW}NOT REPRODUCED, NO PREDICTION${PB_C_OFF}: publishers keep the target write rate [FerretDB v1.24.2] (expected within 5% of the target at every point, observed worst 40.8/s for 50/s)"'
+  assert_success
+  run screen_lines
+  assert_success
+  assert_line --regexp '^[0-9:]{8} NOT REPRODUCED, NO PREDICTION: publishers keep the target write rate$'
+  assert_line '           [FerretDB v1.24.2] (expected within 5% of the target at every point,'
+  assert_line '           observed worst 40.8/s for 50/s)'
+}
+
+@test "with --step a piped run breaks long lines between words too" {
+  load_framework
+  PB_STEP=1 COLUMNS=60 run pb::info 'stages: preflight 2s, launch FerretDB v1.24.2 1s, prepare FerretDB v1.24.2 3s'
+  assert_success
+  assert_line --regexp '^[0-9:]{8} stages: preflight 2s, launch FerretDB v1.24.2 1s,$'
+  assert_line '           prepare FerretDB v1.24.2 3s'
+}
+
+@test "a piped run without --step keeps a long line whole, for the tools that read it" {
+  load_framework
+  COLUMNS=60 run pb::info 'stages: preflight 2s, launch FerretDB v1.24.2 1s, prepare FerretDB v1.24.2 3s'
+  assert_success
+  assert_line --regexp '^[0-9:]{8} stages: preflight 2s, launch FerretDB v1.24.2 1s, prepare FerretDB v1.24.2 3s$'
+}
+
+@test "a --step run on an 80-column terminal fits every line in 80 columns" {
+  step_on_terminal "$(printf '%q ' env COLUMNS=80 "$DEMO" --topology none --step --count-to 2 --report-dir "$REPORT")"
+  finish_script
+  run cat "$OUT"
+  assert_success
+  assert_output --partial '==> summary'
+  assert_fits 80
+}
+
+@test "the run log is plain text: no colour code of the terminal's" {
+  run on_terminal "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
+  assert_output --partial $'\e[1m'
+  run grep -c $'\e' "${REPORT}/run.log"
+  [ "$status" -eq 1 ]  # grep -c: no line matched
+  assert_output 0
+  run grep -c 'Demo lab: the framework.s test playbook$' "${REPORT}/run.log"
+  assert_success
+  assert_output 1
+}
+
+@test "a narration's {{NAME}} is the value of NAME in this run; an unknown name stays as written" {
+  load_framework
+  pb::narration prepare <<<'At {{RATE}} messages a second ({{NO_SUCH_NAME}}).'
+  PB_TOPOLOGY=replset RATE=50 run pb::narration_text prepare
+  assert_success
+  assert_output 'At 50 messages a second ({{NO_SUCH_NAME}}).'
+}
+
+@test "capped-pubsub's prepare narration gives the figures of the run's scale" {
+  load_playbook capped-pubsub
+  pb::parse_args --scale tiny
+  pb::_load_scale
+  playbook_configure
+  PB_TOPOLOGY=uri run pb::narration_text prepare
+  assert_success
+  assert_output --regexp "at this run's 50 messages[[:space:]]+a second \(--scale tiny\)"
+  assert_output --regexp 'wraps about every[[:space:]]+18 seconds\.$'
+  refute_output --partial '100 messages'
 }
 
 @test "capped-pubsub's run narration in --uri mode stops and starts nothing" {

@@ -363,7 +363,9 @@ async function main() {
       state.stop = true;
     }
     fs.writeFileSync(o.out, JSON.stringify(result));
-    process.stderr.write(`${o.mode} ${o.subscribers} subscriber(s): ${result.received} of ${total * o.subscribers} delivered, ${result.lost} lost, ${result.duplicates} duplicated, p99 publish ${model.round(result.publish.p99, 2)} ms\n`);
+    // The point's last progress line: the playbook keeps it on the line that
+    // says the point is done, once the ticker is gone.
+    process.stderr.write(`progress: ${result.published}/${total} published, ${result.received}/${total * o.subscribers} delivered, ${result.lost} lost, ${result.duplicates} duplicated, p99 publish ${model.round(result.publish.p99, 2)} ms\n`);
   } finally {
     await client.close();
   }
