@@ -181,8 +181,54 @@ test('the index lists every report newest first, with links and verdicts', async
   for (const l of links(html)) assert.ok(fs.existsSync(path.join(root, l)), `${l} exists`);
   assert.equal(links(html).length, 5);
   const capped = html.slice(html.indexOf('<td><code>capped-pubsub'), html.indexOf('</tr>', html.indexOf('<td><code>capped-pubsub')));
-  assert.match(capped, /<td>2 <span class="verdict v-held">REPRODUCED<\/span> 5 <span class="verdict v-na">NOT APPLICABLE<\/span><br>2 <span class="verdict v-na">NO PREDICTION<\/span><\/td>$/);
+  assert.match(capped, /<td><span class="count">2&nbsp;<span class="verdict v-held">REPRODUCED<\/span><\/span> <span class="count">5&nbsp;<span class="verdict v-na">NOT APPLICABLE<\/span><\/span><br><span class="count">2&nbsp;<span class="verdict v-na">NO PREDICTION<\/span><\/span><\/td>$/);
   assert.match(capped, /<td>FerretDB v1\.24\.2 \(presents itself as MongoDB 7\.0\.42\)<\/td>/);
+});
+
+// Each count and the badge it counts, as one unbreakable unit: the count
+// alone at a line's end would read as the previous badge's.
+const COUNT_UNIT = /<span class="count">(\d+)&nbsp;<span class="verdict [^"]+">([A-Z ]+)<\/span><\/span>/g;
+
+test('the index keeps each verdict count with its badge when the cell wraps', async () => {
+  const { root } = await rendered;
+  const html = fs.readFileSync(writeIndex(root), 'utf8');
+  const cells = [...html.matchAll(/<td>([^<]*<span class="(?:count|verdict)[\s\S]*?)<\/td><\/tr>/g)].map((m) => m[1]);
+  assert.equal(cells.length, 5);
+  for (const cell of cells) {
+    const bare = cell.replace(COUNT_UNIT, '').replace(/<br>| /g, '');
+    assert.equal(bare, '', `only count units in ${cell}`);
+  }
+  assert.match(html, /\.count \{ white-space: nowrap; \}/);
+});
+
+test('a comparison names each run\'s verdicts as counts kept with their badges', async () => {
+  const root = copyFixtures();
+  const a = await renderFolder(path.join(root, 'capped-pubsub'));
+  const b = await renderFolder(path.join(root, 'routing-refresh'));
+  const html = await renderComparison([a, b], root);
+  const runs = html.slice(html.indexOf('<section id="runs">'), html.indexOf('</section>'));
+  assert.deepEqual([...runs.matchAll(COUNT_UNIT)].map((m) => `${m[1]} ${m[2]}`).slice(0, 2), ['2 REPRODUCED', '5 NOT APPLICABLE']);
+});
+
+test('a comparison of runs of different playbooks names the playbook in each run label', async () => {
+  const root = copyFixtures();
+  const a = await renderFolder(path.join(root, 'capped-pubsub'));
+  const b = await renderFolder(path.join(root, 'routing-refresh'));
+  const html = await renderComparison([a, b], root);
+  const labels = [...html.matchAll(/<tr><td>\d<\/td><td><a href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+  assert.equal(labels.length, 2);
+  assert.match(labels[0], /^capped-pubsub: FerretDB v1\.24\.2 /);
+  assert.match(labels[1], /^routing-refresh: /);
+});
+
+test('a comparison of runs of one playbook keeps its run labels short: no playbook name', async () => {
+  const root = copyFixtures();
+  const a = await renderFolder(path.join(root, 'capped-pubsub'));
+  fs.cpSync(path.join(root, 'capped-pubsub'), path.join(root, 'other'), { recursive: true });
+  const b = await renderFolder(path.join(root, 'other'));
+  const html = await renderComparison([a, b], root);
+  const labels = [...html.matchAll(/<tr><td>\d<\/td><td><a href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+  assert.deepEqual(labels.map((l) => l.startsWith('FerretDB v1.24.2 ')), [true, true]);
 });
 
 test('a comparison page puts the runs, their verdicts and the same chart side by side', async () => {

@@ -5,13 +5,15 @@
 const path = require('path');
 const m = require('./model');
 const charts = require('./charts');
-const { esc, verdictBadge, predictionBadge, page } = require('./html');
+const { esc, verdictBadge, predictionBadge, verdictCounts, page } = require('./html');
 const { figure } = require('./render-html');
 
-function runLabel(r) {
+// A run as the page names it: versions, host and start; runs of different
+// playbooks are told apart by their playbook first.
+function runLabel(r, playbooks) {
   const versions = ((r.environment || {}).versions || []).map((v) => m.versionLabel(r, v.server || v.resolved)).filter(Boolean);
   const host = ((r.environment || {}).host || {}).name || '?';
-  return `${versions.join(', ') || 'no server'} on ${host}, ${r.started}`;
+  return `${playbooks.length > 1 ? `${r.playbook}: ` : ''}${versions.join(', ') || 'no server'} on ${host}, ${r.started}`;
 }
 
 // rendered: [{dir, results, charts}] from render.renderFolder; outDir: where
@@ -24,7 +26,7 @@ async function renderComparison(rendered, outDir) {
   if (playbooks.length > 1) out.push('<p class="warning">These reports come from different playbooks: only their common claims and charts line up.</p>');
   out.push('<section id="runs"><h2>Runs</h2><table><thead><tr><th>#</th><th>run</th><th>status</th><th>verdicts</th></tr></thead><tbody>');
   rendered.forEach((x, i) => {
-    out.push(`<tr><td>${i + 1}</td><td><a href="${esc(rel(x.dir, 'report.html'))}">${esc(runLabel(x.results))}</a></td><td>${esc(x.results.status)}</td><td>${esc(m.verdictSummary(x.results))}</td></tr>`);
+    out.push(`<tr><td>${i + 1}</td><td><a href="${esc(rel(x.dir, 'report.html'))}">${esc(runLabel(x.results, playbooks))}</a></td><td>${esc(x.results.status)}</td><td>${verdictCounts(x.results)}</td></tr>`);
   });
   out.push('</tbody></table></section>');
   const claims = [];
@@ -51,7 +53,7 @@ async function renderComparison(rendered, outDir) {
         if (!found) return;
         const c = redrawn.get(found) || found;
         const prefix = `${path.relative(outDir, x.dir).split(path.sep).join('/') || '.'}/`;
-        out.push(figure({ ...c, title: `#${i + 1} ${runLabel(x.results)}: ${c.title || c.name}` }, prefix).replace(/id="chart-/, `id="run${i + 1}-chart-`));
+        out.push(figure({ ...c, title: `#${i + 1} ${runLabel(x.results, playbooks)}: ${c.title || c.name}` }, prefix).replace(/id="chart-/, `id="run${i + 1}-chart-`));
       });
       out.push('</div>');
     }

@@ -3,6 +3,7 @@
 // stylesheet inlined in every page (no external file, readable printed).
 
 const { predictionText } = require('./legend');
+const m = require('./model');
 
 const esc = (s) => String(s === null || s === undefined ? '' : s)
   .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -33,6 +34,23 @@ function predictionBadge(v, { short = false } = {}) {
   return `<span class="verdict ${cls}">${esc(v.prediction)}</span>${more ? `<span class="muted">${esc(more)}</span>` : ''}`;
 }
 
+// A count and its badge, kept on one line ("2 NOT REPRODUCED" never breaks
+// after the 2): a wrapped cell would put the count at the end of the line
+// before, beside the previous badge.
+function counted(n, badge) {
+  return `<span class="count">${esc(n)}&nbsp;${badge}</span>`;
+}
+
+// A run's verdict counts as badges, then its prediction counts on a line of
+// their own (the index and the comparison's runs); 'no verdict' when none.
+function verdictCounts(results) {
+  const c = m.verdictCounts(results);
+  const p = m.predictionCounts(results);
+  const verdicts = m.VERDICTS.filter((k) => c[k]).map((k) => counted(c[k], verdictBadge(k))).join(' ');
+  const predicted = m.PREDICTIONS.filter((k) => p[k]).map((k) => counted(p[k], predictionBadge({ prediction: k }))).join(' ');
+  return (verdicts || 'no verdict') + (predicted ? `<br>${predicted}` : '');
+}
+
 const CSS = `
 :root { --fg: #1b1b1b; --muted: #555; --line: #d0d0d0; --yes: #1a7f37; --no: #b42318; --na: #8a6100; }
 * { box-sizing: border-box; }
@@ -46,6 +64,7 @@ table { border-collapse: collapse; margin: .5rem 0; font-size: .9rem; }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f5f5f5; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .scroll { overflow-x: auto; } table.index code { white-space: nowrap; }
+.count { white-space: nowrap; }
 .verdict { font-weight: 700; white-space: nowrap; padding: 0 .35em; border-radius: 3px; border: 1px solid currentColor; }
 .v-yes { color: var(--yes); } .v-no { color: var(--no); } .v-na { color: var(--na); } .v-held { color: var(--fg); }
 details.legend { font-size: .9rem; margin: .5rem 0; } details.legend dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .8rem; margin: .4rem 0; } details.legend dd { margin: 0; }
@@ -89,4 +108,4 @@ function td(v, text) {
   return typeof v === 'number' ? `<td class="num">${esc(text)}</td>` : `<td>${esc(text)}</td>`;
 }
 
-module.exports = { esc, inline, verdictBadge, predictionBadge, page, td };
+module.exports = { esc, inline, verdictBadge, predictionBadge, counted, verdictCounts, page, td };

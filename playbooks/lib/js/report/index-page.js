@@ -5,7 +5,7 @@
 const fs = require('fs');
 const path = require('path');
 const m = require('./model');
-const { esc, verdictBadge, predictionBadge, page } = require('./html');
+const { esc, verdictCounts, page } = require('./html');
 
 // Report folders: those holding results.json, at most three levels down.
 function findReports(root, depth = 3) {
@@ -55,11 +55,7 @@ function renderIndex(root) {
     if (e.error) return `<tr><td colspan="6">${esc(rel)}: ${esc(e.error)}</td></tr>`;
     const r = e.results;
     const link = m.exists(e.dir, 'report.html') ? `<a href="${esc(rel)}/report.html">${esc(r.title || r.playbook)}</a>` : esc(r.title || r.playbook);
-    const c = m.verdictCounts(r);
-    const p = m.predictionCounts(r);
-    const predicted = m.PREDICTIONS.filter((k) => p[k]).map((k) => `${p[k]} ${predictionBadge({ prediction: k })}`).join(' ');
-    const verdicts = (m.VERDICTS.filter((k) => c[k]).map((k) => `${c[k]} ${verdictBadge(k)}`).join(' ') || 'no verdict')
-      + (predicted ? `<br>${predicted}` : '');
+    const verdicts = verdictCounts(r);
     return `<tr><td><code>${esc(r.playbook)}</code></td><td>${link}</td><td>${esc(versionsOf(r))}</td><td>${esc(r.started)}</td><td>${esc(r.status)}</td><td>${verdicts}</td></tr>`;
   });
   const body = `<h1>Reports</h1>

@@ -125,15 +125,6 @@ function predictionCounts(results) {
   return counts;
 }
 
-function verdictSummary(results) {
-  const c = verdictCounts(results);
-  const parts = VERDICTS.filter((k) => c[k]).map((k) => `${c[k]} ${k.toLowerCase()}`);
-  const p = predictionCounts(results);
-  const predicted = PREDICTIONS.filter((k) => p[k]).map((k) => `${p[k]} ${k.toLowerCase()}`);
-  if (!parts.length) return 'no verdict';
-  return `${parts.join(', ')}${predicted.length ? `; ${predicted.join(', ')}` : ''}`;
-}
-
 function cellText(v) {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
@@ -210,5 +201,5 @@ function answeringCharts(r, charts) {
 
 module.exports = {
   VERDICTS, PREDICTIONS, predictionCounts, predictionRows, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
-  sourceLabel, verdictCounts, verdictSummary, runSummary, stageLabel, answeringCharts, cellText, gib, hostLine, cpuLine, exists,
+  sourceLabel, verdictCounts, runSummary, stageLabel, answeringCharts, cellText, gib, hostLine, cpuLine, exists,
 };
