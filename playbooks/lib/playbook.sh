@@ -397,7 +397,12 @@ pb::main() {
   pb::install_traps
 
   pb::info "${PB_C_BOLD}${PB_TITLE}${PB_C_OFF}"
-  pb::info "playbook ${PB_NAME}, scale ${PB_SCALE_NAME}, $(pb::topology_summary)$( ((PB_DRY_RUN)) && printf ', DRY RUN: commands are shown, not run')"
+  pb::info "playbook ${PB_NAME}, scale ${PB_SCALE_NAME}, $(pb::topology_summary)"
+  if ((PB_DRY_RUN)); then
+    # A line of its own, first on it: no break between words can split it.
+    pb::info "DRY RUN: commands are shown, not run$(pb::for_people && printf '%s' \
+      "; long ones shortened to a line (…), piped they are whole: --dry-run | cat")"
+  fi
 
   pb::stage preflight
   pb::preflight

@@ -54,12 +54,12 @@ pb::redact() {
 # own, after a harness such as js/stage.js) stay; past that the script is
 # shown by its name alone, and only a screen narrower than those wraps.
 pb::short_cmd() {
-  local width="$1" a i j n best dist best_dist line note toks=() keep=() scripts=() units=() args
+  local width="$1" a i j n best dist best_dist line note toks=() keep=() scripts=() units=() paths=() args
   shift
   args=("$@")
   # A dry run has no run log: its plan is whole where it is piped.
   note=' (full command: run.log)'
-  if ((PB_DRY_RUN)); then note=' (whole: --dry-run | cat)'; fi
+  if ((PB_DRY_RUN)); then note=' (whole: piped)'; fi
   line=$(pb::redact "$(pb::quote "$@")")
   if ((${#line} <= width)); then
     printf '%s' "$line"
@@ -76,12 +76,15 @@ pb::short_cmd() {
     if [[ "$a" == "${PB_ROOT}/"* && "$a" =~ \.(js|py|sh)$ ]]; then scripts+=("$((${#toks[@]} - 1))"); fi
   done
   n=${#toks[@]}
+  # The command and its subcommand (mlaunch init, m bin) say what it does.
   keep[0]=1
+  if ((n > 1)) && [[ "${args[1]}" =~ ^[a-z][a-z-]*$ ]]; then keep[1]=1; fi
   # The last script is the step's own (run-claims.js); those before it
   # (js/stage.js) are the harness that loads it.
   if ((${#scripts[@]})); then keep[scripts[-1]]=1; fi
   # Arguments go by units: a flag with its value (--port 27100), so that
-  # neither is left without the other.
+  # neither is left without the other. Units holding a path go first: a
+  # folder says less than a setting (mlaunch's --dir, --binarypath).
   for ((i = 0; i < n; i++)); do
     if [[ "${args[i]}" == -* && $((i + 1)) -lt n && "${args[i + 1]}" != -* ]]; then
       units+=("${i}:$((i + 1))")
@@ -90,6 +93,7 @@ pb::short_cmd() {
     else
       units+=("${i}:${i}")
     fi
+    if [[ "${args[i]}" == /* || "${args[i]}" == '<'* ]]; then paths+=(1); else paths+=(0); fi
   done
   while :; do
     line=$(pb::_join_short "${toks[@]}")
@@ -99,7 +103,7 @@ pb::short_cmd() {
       i=${units[j]%:*}
       if ((keep[i])) || [[ "${toks[i]}" == '…' ]]; then continue; fi
       dist=$((2 * j - ${#units[@]}))
-      dist=${dist#-}
+      dist=$((${dist#-} + (1 - paths[j]) * 2 * ${#units[@]}))
       if ((best < 0 || dist < best_dist)); then best=$j best_dist=$dist; fi
     done
     if ((best > 0)); then

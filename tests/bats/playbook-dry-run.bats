@@ -80,6 +80,19 @@ mlaunch_line() {
   assert_equal "${lines[11]}" "\$ rm -rf ${WORKDIR}/data"
 }
 
+@test "with --step the plan is for a class: each command on one line of 80 columns, whole when piped without it" {
+  run "$DEMO" --dry-run --step --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --topology replset --port 30650 </dev/null
+  assert_success
+  run grep '^\$ ' <<<"$output"
+  assert_success
+  assert_line --regexp '^\$ mongosh .*demo-lab/run\.js \(whole: piped\)$'
+  local line
+  for line in "${lines[@]}"; do
+    line=${line//…/.}
+    ((${#line} <= 80)) || { printf 'wider than 80 columns: %s\n' "$line" >&2; return 1; }
+  done
+}
+
 @test "a dry run creates no data directory and no report" {
   run "$DEMO" --dry-run --binarypath "$FAKE_BIN" --dir "${WORKDIR}/data" --report-dir "${WORKDIR}/report" --topology sharded
   assert_success

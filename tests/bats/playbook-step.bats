@@ -230,7 +230,7 @@ finish_script() {
 @test "on a terminal a long command is shown short, ending with where the full one is" {
   run on_terminal env COLUMNS=100 "$DEMO" --topology none --count-to 1 --report-dir "$REPORT"
   assert_success
-  assert_output --regexp '\$ mongosh .*js/stage\.js tests/fixtures/playbooks/demo-lab/count\.js \(full command: run\.log\)'
+  assert_output --regexp '\$ mongosh .* tests/fixtures/playbooks/demo-lab/count\.js \(full command: run\.log\)'
   refute_output --partial 'globalThis.dbaLabStage'
 }
 
@@ -345,6 +345,17 @@ finish_script() {
   assert_success
   assert_output --partial '==> summary'
   assert_fits 80
+}
+
+@test "a dry run on a terminal fits the terminal: long commands short, saying how to get them whole" {
+  run on_terminal env COLUMNS=100 "$DEMO" --dry-run --topology replset --knob notablescan=true \
+    --binarypath "$FAKE_BIN" --dir "${BATS_TEST_TMPDIR}/data"
+  assert_success
+  run screen_lines
+  assert_success
+  assert_line --regexp '^\$ mongosh .*demo-lab/prepare\.js \(whole: piped\)$'
+  assert_line --regexp '^\$ mlaunch init --replicaset .*'
+  assert_fits 100
 }
 
 @test "the run log is plain text: no colour code of the terminal's" {
