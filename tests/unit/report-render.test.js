@@ -437,3 +437,48 @@ test("'What was done' names FerretDB where a stage is labelled with the version 
   assert.match(html, /<li>launch \(FerretDB v1\.24\.2\): 3 s<\/li>/);
   assert.doesNotMatch(md, /\(7\.0\.42\)/);
 });
+
+// The capped-pubsub example as a run interrupted in its run stage, before
+// any verdict or chart: what it recorded until then is all it has.
+const interrupted = (r) => {
+  r.status = 'interrupted';
+  r.stages = [{ name: 'run', label: '7.0.42', seconds: 11 }];
+  r.verdicts = [];
+  r.charts = [];
+  r.measurements = [{ version: '7.0.42', stage: 'run', key: 'capped-1.published', value: 60, unit: 'messages' }];
+};
+
+test('an interrupted report shows what was measured before, right after the verdicts: measurements and tables', async () => {
+  const { md, html } = await cappedWith(interrupted);
+  const section = md.slice(md.indexOf('## What was measured before the run stopped'), md.indexOf('## Environment'));
+  assert.ok(md.indexOf('## Verdicts') < md.indexOf('## What was measured before the run stopped'));
+  assert.match(section, /^\| FerretDB v1\.24\.2 \| capped-1\.published \| 60 \| messages \|$/m);
+  for (const title of ['Server CPU per sweep point', 'End-to-end delivery per sweep point (publish to subscriber, ms)']) {
+    assert.ok(section.includes(`### ${title}\n`), title);
+    assert.equal(md.split(`### ${title}\n`).length, 2, `${title}: once, with what was measured`);
+  }
+  assert.doesNotMatch(section, /### The article's tables/, "the article's figures were not measured: they stay under Tables");
+  const measured = html.slice(html.indexOf('<section id="measured">'), html.indexOf('<section id="environment">'));
+  assert.ok(html.indexOf('<section id="verdicts">') < html.indexOf('<section id="measured">'));
+  assert.match(measured, /<td><code>capped-1\.published<\/code><\/td><td class="num">60<\/td><td>messages<\/td>/);
+  assert.match(measured, /<section class="table" id="table-cpu">/);
+});
+
+test('an interrupted report with no verdict says so in its opening paragraph, and where the measurements are', async () => {
+  const { md } = await cappedWith(interrupted);
+  assert.match(md.split('\n')[2], / It was interrupted in stage run, before any verdict: what it measured until then follows the verdicts\.$/);
+});
+
+test('a report interrupted before anything was measured says so', async () => {
+  const { md, html } = await cappedWith((r) => { interrupted(r); r.measurements = []; r.tables = {}; });
+  assert.match(md.split('\n')[2], / It was interrupted in stage run, before anything was measured\.$/);
+  assert.match(md, /## What was measured before the run stopped\n\nNothing: the run stopped before its first measurement\./);
+  assert.match(html, /<section id="measured"><h2>What was measured before the run stopped<\/h2>\n<p>Nothing: the run stopped before its first measurement\.<\/p>/);
+});
+
+test('a finished report keeps its tables at the end and has no section of what was measured before a stop', async () => {
+  const { md, html } = await cappedWith(() => {});
+  assert.doesNotMatch(md, /What was measured before the run stopped/);
+  assert.doesNotMatch(html, /id="measured"/);
+  assert.ok(md.indexOf('## Tables') > md.indexOf('## Environment'));
+});

@@ -148,11 +148,29 @@ function runSummary(results) {
   if ((env.topology || {}).summary) out.push(`on ${env.topology.summary}`);
   if (servers.length) out.push(`against ${servers.join(', ')}`);
   let text = `${out.join(', ')}.`;
-  if (results.status && results.status !== 'done') {
+  if (unfinished(results)) {
     const last = (results.stages || []).slice(-1)[0];
-    text += ` It ${results.status === 'interrupted' ? 'was interrupted' : 'stopped'}${last ? ` in stage ${last.name}` : ''}: its verdicts cover what was measured before.`;
+    const stopped = `It ${results.status === 'interrupted' ? 'was interrupted' : 'stopped'}${last ? ` in stage ${last.name}` : ''}`;
+    if ((results.verdicts || []).length) text += ` ${stopped}: its verdicts cover what was measured before.`;
+    else if (measuredSoFar(results).count) text += ` ${stopped}, before any verdict: what it measured until then follows the verdicts.`;
+    else text += ` ${stopped}, before anything was measured.`;
   }
   return text;
+}
+
+// A run that did not reach its report (failed or interrupted): its report
+// shows what it measured right after the verdicts, not only at the end.
+function unfinished(results) {
+  return Boolean(results.status) && results.status !== 'done';
+}
+
+// What a run recorded before it stopped: {measurements, tables (names, in
+// order; not the article's own figures, which no run measures), count}.
+function measuredSoFar(results) {
+  const measurements = results.measurements || [];
+  const tables = Object.keys(results.tables || {}).sort()
+    .filter((n) => !results.tables[n].source && (results.tables[n].rows || []).length);
+  return { measurements, tables, count: measurements.length + tables.length };
 }
 
 // A stage's label as a reader should see it ("launch (FerretDB v1.24.2)").
@@ -201,5 +219,5 @@ function answeringCharts(r, charts) {
 
 module.exports = {
   VERDICTS, PREDICTIONS, predictionCounts, predictionRows, readResults, serverProduct, versionLabel, shortVersionLabel, serverLines, tableRows, hasVersionColumn,
-  sourceLabel, verdictCounts, runSummary, stageLabel, answeringCharts, cellText, gib, hostLine, cpuLine, exists,
+  sourceLabel, verdictCounts, runSummary, unfinished, measuredSoFar, stageLabel, answeringCharts, cellText, gib, hostLine, cpuLine, exists,
 };

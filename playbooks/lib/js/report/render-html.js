@@ -112,6 +112,22 @@ ${body.join('\n')}
 </section>`;
 }
 
+// A run that stopped before its report: every measurement and table it
+// recorded until then, right after the verdicts.
+function measuredSoFarHtml(r, early, dir) {
+  const out = ['<section id="measured"><h2>What was measured before the run stopped</h2>'];
+  if (!early.count) out.push('<p>Nothing: the run stopped before its first measurement.</p>');
+  if (early.measurements.length) {
+    out.push('<div class="scroll"><table class="measurements"><thead><tr><th>version</th><th>measurement</th><th>value</th><th>unit</th></tr></thead><tbody>');
+    for (const x of early.measurements) {
+      out.push(`<tr><td>${esc(m.shortVersionLabel(r, x.version))}</td><td><code>${esc(x.key)}</code></td>${td(x.value, m.cellText(x.value))}<td>${esc(x.unit)}</td></tr>`);
+    }
+    out.push('</tbody></table></div>');
+  }
+  out.push(...early.tables.map((n) => htmlTable(n, r.tables[n], dir, r)), '</section>');
+  return out.join('\n');
+}
+
 // A chart's figure; given the report, its caption names the claims it answers.
 function figure(c, prefix = '', r = null) {
   if (!c.svg) return `<figure class="chart missing" id="chart-${esc(c.name)}"><figcaption>Chart ${esc(c.name)}: not drawn: ${esc(c.error)}.</figcaption></figure>`;
@@ -136,6 +152,8 @@ function renderHtml(r, charts, dir) {
   }
   const answering = m.answeringCharts(r, charts);
   out.push(verdictSection(r, answering));
+  const early = m.unfinished(r) ? m.measuredSoFar(r) : null;
+  if (early) out.push(measuredSoFarHtml(r, early, dir));
   out.push('<section id="environment"><h2>Environment</h2>', environment(r), '</section>');
   out.push('<section id="done"><h2>What was done</h2><ul>');
   for (const s of r.stages || []) out.push(`<li>${esc(s.name)}${s.label ? ` (${esc(m.stageLabel(r, s.label))})` : ''}: ${esc(s.seconds)} s</li>`);
@@ -149,7 +167,7 @@ function renderHtml(r, charts, dir) {
   out.push('</section>');
   const more = charts.filter((c) => !answering.includes(c));
   if (more.length) out.push(`<section id="charts"><h2>${answering.length ? 'More charts' : 'Charts'}</h2>`, ...more.map((c) => figure(c, '', r)), '</section>');
-  const names = Object.keys(r.tables || {}).sort();
+  const names = Object.keys(r.tables || {}).sort().filter((n) => !(early && early.tables.includes(n)));
   if (names.length) out.push('<section id="tables"><h2>Tables</h2>', ...names.map((n) => htmlTable(n, r.tables[n], dir, r)), '</section>');
   if ((r.logExcerpts || []).length) {
     out.push('<section id="logs"><h2>Log excerpts</h2><ul>');

@@ -32,6 +32,26 @@ function mdChart(c) {
   return out;
 }
 
+function mdTableSection(name, r) {
+  const t = r.tables[name];
+  const out = ['', `### ${t.title}`, ''];
+  if (t.source) out.push(`*${m.sourceLabel(t)}*`, '');
+  return [...out, ...mdTable(t, r), '', `Data: [${name}.csv](${name}.csv)`];
+}
+
+// A run that stopped before its report: every measurement and table it
+// recorded until then, right after the verdicts.
+function mdMeasuredSoFar(r, early) {
+  const out = ['## What was measured before the run stopped', ''];
+  if (!early.count) return [...out, 'Nothing: the run stopped before its first measurement.'];
+  if (early.measurements.length) {
+    out.push('| version | measurement | value | unit |', '|---|---|---|---|');
+    for (const x of early.measurements) out.push(`| ${cell(m.shortVersionLabel(r, x.version))} | ${cell(x.key)} | ${cell(x.value)} | ${cell(x.unit)} |`);
+  }
+  for (const name of early.tables) out.push(...mdTableSection(name, r));
+  return out;
+}
+
 function renderMarkdown(results, charts, dir) {
   const r = results;
   const env = r.environment || {};
@@ -66,6 +86,8 @@ function renderMarkdown(results, charts, dir) {
   }
   const answering = m.answeringCharts(r, charts);
   if (answering.length) out.push('', '## What the measurements show', ...answering.flatMap(mdChart));
+  const early = m.unfinished(r) ? m.measuredSoFar(r) : null;
+  if (early) out.push('', ...mdMeasuredSoFar(r, early));
   out.push('', '## Environment', '');
   out.push(`- Host: ${m.hostLine(host) || 'not recorded'}`);
   out.push(`- CPU: ${m.cpuLine(host) || 'not recorded'}`);
@@ -85,15 +107,10 @@ function renderMarkdown(results, charts, dir) {
   }
   const more = charts.filter((c) => !answering.includes(c));
   if (more.length) out.push('', `## ${answering.length ? 'More charts' : 'Charts'}`, ...more.flatMap(mdChart));
-  const names = Object.keys(r.tables || {}).sort();
+  const names = Object.keys(r.tables || {}).sort().filter((n) => !(early && early.tables.includes(n)));
   if (names.length) {
     out.push('', '## Tables');
-    for (const name of names) {
-      const t = r.tables[name];
-      out.push('', `### ${t.title}`, '');
-      if (t.source) out.push(`*${m.sourceLabel(t)}*`, '');
-      out.push(...mdTable(t, r), '', `Data: [${name}.csv](${name}.csv)`);
-    }
+    for (const name of names) out.push(...mdTableSection(name, r));
   }
   if ((r.logExcerpts || []).length) {
     out.push('', '## Log excerpts', '');
