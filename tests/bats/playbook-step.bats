@@ -390,6 +390,18 @@ finish_script() {
   refute_output --partial '100 messages'
 }
 
+@test "capped-pubsub says which claim each run-claims.js command checks, right before it" {
+  run "${DBA_LAB_ROOT}/playbooks/capped-pubsub.sh" --dry-run --binarypath "$FAKE_BIN" --dir "${BATS_TEST_TMPDIR}/data" \
+    --compare none
+  assert_success
+  run awk '/run-claims\.js$/ { sub(/^[0-9:]+ /, "", before); print before } { before = $0 }' <<<"$output"
+  assert_success
+  assert_output "claim grow: documents in a capped collection cannot grow
+claim shard: capped collections cannot be sharded
+claim replicate: capped collections replicate (their inserts are in the oplog)
+claim restart: capped collections are in-memory only: their documents are gone after a restart"
+}
+
 @test "capped-pubsub's run narration in --uri mode stops and starts nothing" {
   load_playbook capped-pubsub
   PB_TOPOLOGY=uri run pb::narration_text run
