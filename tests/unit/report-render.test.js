@@ -183,6 +183,8 @@ test('the index lists every report newest first, with links and verdicts', async
   const capped = html.slice(html.indexOf('<td><code>capped-pubsub'), html.indexOf('</tr>', html.indexOf('<td><code>capped-pubsub')));
   assert.match(capped, /<td><span class="count">2&nbsp;<span class="verdict v-held">REPRODUCED<\/span><\/span> <span class="count">5&nbsp;<span class="verdict v-na">NOT APPLICABLE<\/span><\/span><br><span class="count">2&nbsp;<span class="verdict v-na">NO PREDICTION<\/span><\/span><\/td>$/);
   assert.match(capped, /<td>FerretDB v1\.24\.2 \(presents itself as MongoDB 7\.0\.42\)<\/td>/);
+  // A start time on one line: '2026-11-' above '20T10:00:00Z' reads as two values.
+  assert.match(capped, /<td class="when">2026-11-20T10:00:00Z<\/td>/);
 });
 
 // Each count and the badge it counts, as one unbreakable unit: the count
@@ -198,7 +200,7 @@ test('the index keeps each verdict count with its badge when the cell wraps', as
     const bare = cell.replace(COUNT_UNIT, '').replace(/<br>| /g, '');
     assert.equal(bare, '', `only count units in ${cell}`);
   }
-  assert.match(html, /\.count \{ white-space: nowrap; \}/);
+  assert.match(html, /\.count, td\.when \{ white-space: nowrap; \}/);
 });
 
 test('a comparison names each run\'s verdicts as counts kept with their badges', async () => {

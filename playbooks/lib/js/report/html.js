@@ -64,7 +64,7 @@ table { border-collapse: collapse; margin: .5rem 0; font-size: .9rem; }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f5f5f5; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .scroll { overflow-x: auto; } table.index code { white-space: nowrap; }
-.count { white-space: nowrap; }
+.count, td.when { white-space: nowrap; }
 .verdict { font-weight: 700; white-space: nowrap; padding: 0 .35em; border-radius: 3px; border: 1px solid currentColor; }
 .v-yes { color: var(--yes); } .v-no { color: var(--no); } .v-na { color: var(--na); } .v-held { color: var(--fg); }
 details.legend { font-size: .9rem; margin: .5rem 0; } details.legend dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .8rem; margin: .4rem 0; } details.legend dd { margin: 0; }

@@ -56,7 +56,7 @@ function renderIndex(root) {
     const r = e.results;
     const link = m.exists(e.dir, 'report.html') ? `<a href="${esc(rel)}/report.html">${esc(r.title || r.playbook)}</a>` : esc(r.title || r.playbook);
     const verdicts = verdictCounts(r);
-    return `<tr><td><code>${esc(r.playbook)}</code></td><td>${link}</td><td>${esc(versionsOf(r))}</td><td>${esc(r.started)}</td><td>${esc(r.status)}</td><td>${verdicts}</td></tr>`;
+    return `<tr><td><code>${esc(r.playbook)}</code></td><td>${link}</td><td>${esc(versionsOf(r))}</td><td class="when">${esc(r.started)}</td><td>${esc(r.status)}</td><td>${verdicts}</td></tr>`;
   });
   const body = `<h1>Reports</h1>
 <p class="muted">Every run under this folder, newest first. Written after each run; <code>playbooks/report --index FOLDER</code> rewrites it.</p>
