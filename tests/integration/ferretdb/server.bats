@@ -1,8 +1,15 @@
 #!/usr/bin/env bats
 # tests/servers/ferretdb.sh: the test server the integration suites stand on.
 
+bats_require_minimum_version 1.5.0
+
 setup() {
   load ../../bats/test_helper
+}
+
+# The second instance is stopped, its data deleted, also when a test fails.
+teardown() {
+  if [[ -f "${BATS_TEST_TMPDIR}/state/pid" ]]; then server stop 2>/dev/null || true; fi
 }
 
 @test "the runner's FerretDB answers a ping at the URI it was given" {
@@ -17,7 +24,8 @@ server() {
 }
 
 @test "a second instance starts on its own port and stop removes its data" {
-  run server start
+  # stdout is the URI alone (stderr says where the data is and how to stop it).
+  run --separate-stderr server start
   assert_success
   assert_output --regexp '^mongodb://127\.0\.0\.1:[0-9]+/$'
   refute_output "$DBA_LAB_TEST_URI"
