@@ -169,6 +169,42 @@ pb::_check_m_patched() {
   return 1
 }
 
+# The playbooks that run on any deployment given with --uri, with the options
+# that make them do so (tests/bats/playbook-preflight.bats holds each to it).
+PB_ANY_DEPLOYMENT_PLAYBOOKS=(mongodump-raw-bson "capped-pubsub --compare none")
+PB_NO_DOWNLOAD_SAID=0
+
+# pb::_no_download_way VAR: VAR = "; " and the way to a lab with no MongoDB
+# download at all, for the first version m could not give (once: one
+# sentence is enough for several versions). Offline, a version number is no
+# way out; --uri on a server the user has, or the local FerretDB that
+# setup/ferretdb.sh starts, is. Text only: the run itself is the same on any
+# deployment.
+pb::_no_download_way() {
+  local what
+  printf -v "$1" '%s' ''
+  ((!PB_NO_DOWNLOAD_SAID)) || return 0
+  PB_NO_DOWNLOAD_SAID=1
+  if [[ "${PB_SUPPORTS_URI:-1}" == 1 && "${PB_URI_NEEDS:-any}" == any ]]; then
+    what="this playbook runs"
+  else
+    what="$(pb::_and_list "${PB_ANY_DEPLOYMENT_PLAYBOOKS[@]}") run"
+  fi
+  printf -v "$1" '; no MongoDB download at all? %s on any deployment given with --uri URI, and setup/ferretdb.sh start starts a local one (FerretDB, MongoDB-compatible; see its --help)' "$what"
+}
+
+# pb::_and_list A B C: "A, B and C".
+pb::_and_list() {
+  local out="$1"
+  shift
+  while (($# > 1)); do
+    out+=", $1"
+    shift
+  done
+  (($# == 0)) || out+=" and $1"
+  printf '%s' "$out"
+}
+
 # pb::binaries_placeholder VERSION: what a plan shows for binaries it could not
 # resolve (nothing installed, no release list): a dry run goes on with it, a
 # real run stops at the preflight first, so it never reaches a command.
@@ -184,7 +220,8 @@ pb::is_binaries_placeholder() {
 # Resolves each requested version to binaries: PB_BINPATHS[i] for PB_VERSIONS[i]
 # (then X.Y.Z). m is skipped entirely with --binarypath.
 pb::_check_binaries() {
-  local i want got
+  local i want got way
+  PB_NO_DOWNLOAD_SAID=0
   PB_RESOLVED=()
   PB_BINPATHS=()
   if [[ -n "$PB_BINARYPATH" ]]; then
@@ -217,8 +254,9 @@ pb::_check_binaries() {
   for i in "${!PB_VERSIONS[@]}"; do
     want=${PB_VERSIONS[$i]}
     if ! pb::m_resolve "$want"; then
+      pb::_no_download_way way
       pb::preflight_fail "MongoDB ${want}: ${PB_M_ERROR}" \
-        "${PB_M_FIX:-give an exact X.Y.Z, or use --binarypath DIR (a folder with mongod and mongos) or --uri URI (an existing deployment)}"
+        "${PB_M_FIX:-with the network, give an exact X.Y.Z for m to download; without it, use --binarypath DIR (a folder with mongod and mongos) or --uri URI (an existing deployment)}${way}"
       if ((PB_DRY_RUN)); then
         PB_RESOLVED+=("$want")
         PB_BINPATHS+=("$(pb::binaries_placeholder "$want")")
@@ -227,11 +265,12 @@ pb::_check_binaries() {
     fi
     got=$PB_M_RESULT
     if ! pb::m_ensure "$got"; then
+      pb::_no_download_way way
       if [[ -n "$PB_M_FIX" ]]; then
-        pb::preflight_fail "$PB_M_ERROR" "$PB_M_FIX"
+        pb::preflight_fail "$PB_M_ERROR" "${PB_M_FIX}${way}"
       else
         pb::preflight_fail "MongoDB ${got}: ${PB_M_ERROR}" \
-          "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment"
+          "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment${way}"
       fi
       continue
     fi

@@ -405,3 +405,66 @@ m_as_released() {
   assert_regex "$stderr" "m cannot be used: the m first on PATH, ${BATS_TEST_TMPDIR}/user-bin/m, is not the checkout's"
   [[ ! -e "${BATS_TEST_TMPDIR}/user-m.log" ]]
 }
+
+# --- m can download nothing: the way out without a download ---------------------
+# The fake m (tests/fixtures/fake-m) lists no release and installs nothing, as
+# m does offline; the playbooks are the real ones.
+
+NO_DOWNLOAD_WAY='no MongoDB download at all? '
+NO_DOWNLOAD_FERRETDB=' on any deployment given with --uri URI, and setup/ferretdb.sh start starts a local one (FerretDB, MongoDB-compatible; see its --help)'
+
+@test "m cannot install the version: a playbook that runs on any deployment says --uri and setup/ferretdb.sh start are the way out" {
+  use_fake_m
+  use_fake_setup
+  run -3 --separate-stderr "${DBA_LAB_ROOT}/playbooks/mongodump-raw-bson.sh" --mongodb-version 7.0.14 --dir "$DATA" --report-dir "$REPORT"
+  assert_regex "$stderr" 'MongoDB 7\.0\.14: m could not install MongoDB 7\.0\.14'
+  assert_regex "$stderr" "$(sed_literal "; ${NO_DOWNLOAD_WAY}this playbook runs${NO_DOWNLOAD_FERRETDB}")"
+  [[ ! -e "$DATA" && ! -e "$REPORT" ]]
+}
+
+@test "m cannot resolve the versions: a playbook that needs a replica set names, once, the playbooks that run anywhere" {
+  use_fake_m
+  use_fake_setup
+  run -3 --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --mongodb-version 7.0,8.0 --dir "$DATA" --report-dir "$REPORT"
+  assert_regex "$stderr" 'MongoDB 7\.0: cannot resolve MongoDB 7\.0 to a release: .*: with the network, give an exact X\.Y\.Z for m to download; without it, use --binarypath DIR'
+  assert_regex "$stderr" 'MongoDB 8\.0: cannot resolve MongoDB 8\.0 to a release: '
+  run -0 grep -c -F -- "${NO_DOWNLOAD_WAY}mongodump-raw-bson and capped-pubsub --compare none run${NO_DOWNLOAD_FERRETDB}" <<<"$stderr"
+  assert_output 1
+  [[ ! -e "$DATA" && ! -e "$REPORT" ]]
+}
+
+# uri_needs NAME [OPTION...]: "PB_SUPPORTS_URI PB_URI_NEEDS" of playbook NAME
+# run with OPTIONs, as its preflight sees them (after playbook_configure).
+uri_needs() {
+  (
+    local name="$1"
+    shift
+    load_framework
+    # shellcheck source=/dev/null
+    source "${DBA_LAB_ROOT}/playbooks/${name}.sh"
+    PB_FD=1
+    pb::scenario_init
+    pb::_declare_common_options
+    pb::parse_args "$@"
+    pb::_load_scale
+    if declare -F playbook_configure >/dev/null; then playbook_configure; fi
+    printf '%s %s\n' "${PB_SUPPORTS_URI:-1}" "${PB_URI_NEEDS:-any}"
+  )
+}
+
+@test "the playbooks that advice names run on any deployment with the options it gives, and no other playbook does by default" {
+  load_framework
+  local entry words named=' ' file name
+  for entry in "${PB_ANY_DEPLOYMENT_PLAYBOOKS[@]}"; do
+    read -r -a words <<<"$entry"
+    run -0 uri_needs "${words[@]}"
+    assert_output '1 any'
+    named+="${words[0]} "
+  done
+  for file in "${DBA_LAB_ROOT}"/playbooks/*.sh; do
+    name=$(basename "$file" .sh)
+    [[ "$named" != *" ${name} "* ]] || continue
+    run -0 uri_needs "$name"
+    refute_output '1 any'
+  done
+}
