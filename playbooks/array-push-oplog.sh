@@ -25,6 +25,12 @@ PB_TOPOLOGY=replset
 PB_URI_NEEDS=replset
 PB_URI_NEEDS_WHY="it measures every update in the oplog, which only replica set members keep"
 PB_NODES=3
+PB_WHERE="a replica set it launches (the default; --nodes 2 or more)
+  judged: push, push-slice, fix (each per version, when --patterns has it), versions (2+ versions)
+--uri: a replica set member (the oplog is read)
+  judged: push, push-slice, fix (when --patterns has it)
+  NOT APPLICABLE: versions (one deployment is one version)
+FerretDB: does not run (a standalone without an oplog: preflight stops, exit 3)"
 PB_EXAMPLES="  playbooks/array-push-oplog.sh --dry-run
   playbooks/array-push-oplog.sh --mongodb-version 4.4,6.0,8.0 --scale medium
   playbooks/array-push-oplog.sh --patterns push,push-slice,per-second --lengths 100,1800,3599

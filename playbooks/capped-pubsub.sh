@@ -29,6 +29,21 @@ PB_DEFAULT_VERSION_ROLE[5.0]='the side where a capped document cannot grow (befo
 PB_TOPOLOGY=replset
 PB_NODES=1
 PB_SHARDS=1
+PB_WHERE="a replica set it launches (the default; --nodes N)
+  judged: grow, replicate, restart, cpu (3+ --subscribers counts), delivery, rate
+  NOT APPLICABLE: shard (needs a sharded cluster: --sharded)
+a sharded cluster it launches (--sharded)
+  judged: grow, shard, restart, cpu (3+ --subscribers counts), delivery, rate
+  NOT APPLICABLE: replicate (a mongos keeps no oplog)
+--uri: a replica set member or a mongos; with --compare none, any deployment
+  judged: grow, cpu (3+ counts; the server's CPU: a local process, or serverStatus), delivery,
+    rate, replicate (on a replica set member), shard (on a mongos)
+  NOT APPLICABLE: restart (it restarts only what it launched), replicate (elsewhere),
+    shard (elsewhere)
+FerretDB (setup/ferretdb.sh start, then --uri with --compare none)
+  judged, with no prediction (the predictions are MongoDB's): grow, cpu (3+ counts), delivery,
+    rate
+  NOT APPLICABLE: shard (no sharding), replicate (no oplog), restart (not launched by it)"
 PB_EXAMPLES="  playbooks/capped-pubsub.sh
   playbooks/capped-pubsub.sh --subscribers 1,10,40,100 --rate 500 --seconds 30
   playbooks/capped-pubsub.sh --sharded --mongodb-version 8.0

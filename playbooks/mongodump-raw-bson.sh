@@ -33,6 +33,15 @@ PB_DEFAULT_VERSIONS=8.0
 PB_TOPOLOGY=single
 PB_URI_NEEDS=any      # mongodump, mongorestore and the drivers work against any deployment
 PB_NODES=1
+PB_WHERE="a mongod it launches (the default), or a replica set (--replicaset)
+  judged: decoding, raw, restore (each per --shape), shape (with --shape both)
+  every claim compares clean runs: 2 or more of each method (--repeats, default 3)
+--uri: any deployment (standalone, replica set member, mongos)
+  judged: decoding, raw, restore (each per --shape), shape (with --shape both)
+FerretDB (setup/ferretdb.sh start, then --uri)
+  judged, with no prediction (the predictions are MongoDB's): decoding, raw, restore, shape
+    (with --shape both)
+  mongodump waits on FerretDB's slow counts: the factors describe FerretDB, not MongoDB"
 PB_EXAMPLES="  playbooks/mongodump-raw-bson.sh --scale small
   playbooks/mongodump-raw-bson.sh --scale full --shape both --repeats 5
   playbooks/mongodump-raw-bson.sh --binarypath ~/mongodb-8.0/bin --replicaset

@@ -44,6 +44,13 @@ PB_MONGOS=1
 PB_SUPPORTS_URI=0
 PB_URI_NEEDS=mongos   # what --uri would need, were it allowed (it is refused, exit 2)
 PB_URI_UNSUPPORTED_WHY="it creates up to a million chunks, turns the balancer off and flushes every routing cache; run it on its own throw-away cluster"
+PB_WHERE="a sharded cluster it launches (the default: 2 shards, a config server, a mongos)
+  judged: linear (per node and kind of refresh; 3+ --chunks counts), near-constant (on
+    versions with chunk grouping, SERVER-71627)
+  NOT APPLICABLE: near-constant (versions without chunk grouping), linear (a shard's full
+    refresh, where the shards refuse the commands that force it)
+--uri: not offered (see above)
+FerretDB: does not run (no sharding, and --uri is not offered)"
 PB_EXAMPLES="  playbooks/routing-refresh.sh                                  # 6.0 and 8.0, 1k/10k/50k chunks
   playbooks/routing-refresh.sh --mongodb-version 4.4,7.0 --scale medium
   playbooks/routing-refresh.sh --chunks 1000,20000,100000 --reps 5 --method split

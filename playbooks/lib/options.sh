@@ -355,6 +355,22 @@ pb::_scale_default_text() {
   done
 }
 
+# PB_WHERE, set by each playbook: where it runs and which of its checker's
+# claims it can judge there, for the trainer who has no MongoDB download and
+# must pick a place from --help. One line per place at the left margin
+# (a launched topology and the option that makes it, --uri and the kind of
+# deployment it needs, FerretDB); under it, indented by two, a line
+# "judged: ID, ID (note), ..." and one "NOT APPLICABLE: ID (why), ...", by
+# the claim ids the report shows (a longer list goes on in lines indented
+# deeper), or one line saying why it does not run there.
+# tests/bats/playbook-options.bats holds every place to its checker's claims.
+pb::_help_where() {
+  local line
+  [[ -n "${PB_WHERE:-}" ]] || return 0
+  printf '\nWhere it runs (claims by their ids in the report; NOT APPLICABLE: not judged there):\n'
+  while IFS= read -r line; do printf '  %s\n' "$line"; done <<<"$PB_WHERE"
+}
+
 pb::help() {
   local name default_scale="${PB_DEFAULT_SCALE:-${PB_SCALES[0]:-}}"
   printf 'Usage: %s [options]\n\n' "$0"
@@ -375,6 +391,7 @@ pb::help() {
     printf '\nNot offered by this playbook:\n  %-26s %s\n' "--uri" \
       "it runs only on a cluster it launches: ${PB_URI_UNSUPPORTED_WHY:-it must launch its own cluster}"
   fi
+  pb::_help_where
   if ((${#PB_SCALES[@]})); then
     printf '\nScales (their times are estimates for a cluster launched on a laptop; measured\nfigures, FerretDB included, are in the lab guide'"'"'s time plan):\n'
     for name in "${PB_SCALES[@]}"; do

@@ -297,3 +297,71 @@ setup() {
   assert_failure
   assert_output --partial "scale 'small' has no value 'nothing'"
 }
+
+# --- "Where it runs" (PB_WHERE): the places a playbook runs and its claims there
+
+PLAYBOOKS=(array-push-oplog capped-pubsub change-stream-resume mongodump-raw-bson routing-refresh)
+
+@test "every playbook's --help says where it runs: what it launches, --uri and FerretDB, in 100 columns" {
+  local p section
+  for p in "${PLAYBOOKS[@]}"; do
+    run -0 "${DBA_LAB_ROOT}/playbooks/${p}.sh" --help
+    section=$(sed -n '/^Where it runs (claims by their ids in the report; NOT APPLICABLE: not judged there):$/,/^$/p' <<<"$output")
+    [[ -n "$section" ]] || fail "${p}: no Where it runs section"
+    assert_regex "$section" $'\n  an? [a-z ]+ it launches \\(the default'
+    assert_regex "$section" $'\n  --uri: '
+    assert_regex "$section" $'\n  FerretDB[ :]'
+    run -0 awk 'length > 100' <<<"$section"
+    assert_output ''
+  done
+  # PB_WHERE unset (the demo playbook): no section at all.
+  run -0 "$DEMO" --help
+  refute_line --partial 'Where it runs'
+}
+
+# where_claims: reads a --help on stdin and prints, for each place of its
+# Where it runs section that has a "judged" line, the place and the claim ids
+# its "judged" and "NOT APPLICABLE" lines name (notes in parentheses left out),
+# sorted: "PLACE|id id id".
+where_claims() {
+  # shellcheck disable=SC2016 # JavaScript: its ${...} are the template's
+  node -e '
+    const text = require("fs").readFileSync(0, "utf8").split("\n");
+    const start = text.findIndex((l) => l.startsWith("Where it runs ("));
+    const places = [];
+    for (const line of text.slice(start + 1)) {
+      if (line === "") break;
+      const body = line.slice(2);
+      if (!body.startsWith(" ")) places.push({ name: body, fields: [] });
+      else if (!body.startsWith("   ")) places[places.length - 1].fields.push(body.trim());
+      else { const f = places[places.length - 1].fields; f[f.length - 1] += " " + body.trim(); }
+    }
+    // The text with what is inside parentheses (nested too) left out.
+    const outside = (s) => { let depth = 0, out = ""; for (const c of s) { if (c === "(") depth++; else if (c === ")") depth--; else if (!depth) out += c; } return out; };
+    for (const p of places) {
+      const lists = p.fields.filter((f) => /^(judged|NOT APPLICABLE)\b/.test(f));
+      if (!lists.some((f) => f.startsWith("judged"))) continue;
+      const ids = new Set();
+      for (const f of lists) {
+        const bare = outside(f);
+        for (const id of bare.slice(bare.indexOf(":") + 1).split(/[,;]/).map((x) => x.trim()).filter(Boolean)) ids.add(id);
+      }
+      console.log(`${p.name}|${[...ids].sort().join(" ")}`);
+    }'
+}
+
+@test "each place where a playbook runs accounts for every claim of its checker by id, judged or NOT APPLICABLE, and names no other" {
+  local p ids line places
+  for p in "${PLAYBOOKS[@]}"; do
+    ids=$(node -e 'console.log(require(process.argv[1]).claims.map((c) => c.id).sort().join(" "))' \
+      "${DBA_LAB_ROOT}/playbooks/lib/scenarios/${p}/checker.js")
+    run -0 "${DBA_LAB_ROOT}/playbooks/${p}.sh" --help
+    run -0 where_claims <<<"$output"
+    places=0
+    while IFS= read -r line; do
+      assert_equal "${p}: ${line}" "${p}: ${line%%|*}|${ids}"
+      places=$((places + 1))
+    done <<<"$output"
+    ((places >= 1)) || fail "${p}: no place with a judged line"
+  done
+}
