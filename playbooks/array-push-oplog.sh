@@ -27,7 +27,7 @@ PB_URI_NEEDS_WHY="it measures every update in the oplog, which only replica set 
 PB_NODES=3
 PB_WHERE="a replica set it launches (the default; --nodes 2 or more)
   judged: push, push-slice, fix (each per version, when --patterns has it), versions (2+ versions)
---uri: a replica set member (the oplog is read)
+a deployment given with --uri: a replica set member (the oplog is read)
   judged: push, push-slice, fix (when --patterns has it)
   NOT APPLICABLE: versions (one deployment is one version)
 FerretDB: does not run (a standalone without an oplog: preflight stops, exit 3)"

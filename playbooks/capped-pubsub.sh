@@ -35,7 +35,7 @@ PB_WHERE="a replica set it launches (the default; --nodes N)
 a sharded cluster it launches (--sharded)
   judged: grow, shard, restart, cpu (3+ --subscribers counts), delivery, rate
   NOT APPLICABLE: replicate (a mongos keeps no oplog)
---uri: a replica set member or a mongos; with --compare none, any deployment
+a deployment given with --uri: a replica set member or a mongos; any, with --compare none
   judged: grow, cpu (3+ counts; the server's CPU: a local process, or serverStatus), delivery,
     rate, replicate (on a replica set member), shard (on a mongos)
   NOT APPLICABLE: restart (it restarts only what it launched), replicate (elsewhere),

@@ -35,7 +35,7 @@ PB_URI_NEEDS=replset  # what --uri would need, were it allowed (it is refused, e
 PB_URI_UNSUPPORTED_WHY="run D changes a server-wide query knob, every command is logged (slowms 0) and the analysis reads the mongod log file; launch a throw-away replica set instead"
 PB_WHERE="a replica set it launches (the default; --nodes N)
   judged: A, B, C, D, E (each per version, E from the mongod log's slow-query lines)
---uri: not offered (see above)
+a deployment given with --uri: not offered (see above)
 FerretDB: does not run (no change streams, and --uri is not offered)"
 PB_EXAMPLES="  playbooks/change-stream-resume.sh                      # 1 node, about 1.9 GB of data
   playbooks/change-stream-resume.sh --mongodb-version 4.4,8.0 --step

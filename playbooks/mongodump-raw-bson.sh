@@ -36,7 +36,7 @@ PB_NODES=1
 PB_WHERE="a mongod it launches (the default), or a replica set (--replicaset)
   judged: decoding, raw, restore (each per --shape), shape (with --shape both)
   every claim compares clean runs: 2 or more of each method (--repeats, default 3)
---uri: any deployment (standalone, replica set member, mongos)
+a deployment given with --uri: any (standalone, replica set member, mongos)
   judged: decoding, raw, restore (each per --shape), shape (with --shape both)
 FerretDB (setup/ferretdb.sh start, then --uri)
   judged, with no prediction (the predictions are MongoDB's): decoding, raw, restore, shape

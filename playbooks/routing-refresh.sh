@@ -49,7 +49,7 @@ PB_WHERE="a sharded cluster it launches (the default: 2 shards, a config server,
     versions with chunk grouping, SERVER-71627)
   NOT APPLICABLE: near-constant (versions without chunk grouping), linear (a shard's full
     refresh, where the shards refuse the commands that force it)
---uri: not offered (see above)
+a deployment given with --uri: not offered (see above)
 FerretDB: does not run (no sharding, and --uri is not offered)"
 PB_EXAMPLES="  playbooks/routing-refresh.sh                                  # 6.0 and 8.0, 1k/10k/50k chunks
   playbooks/routing-refresh.sh --mongodb-version 4.4,7.0 --scale medium

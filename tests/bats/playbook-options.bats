@@ -309,7 +309,7 @@ PLAYBOOKS=(array-push-oplog capped-pubsub change-stream-resume mongodump-raw-bso
     section=$(sed -n '/^Where it runs (claims by their ids in the report; NOT APPLICABLE: not judged there):$/,/^$/p' <<<"$output")
     [[ -n "$section" ]] || fail "${p}: no Where it runs section"
     assert_regex "$section" $'\n  an? [a-z ]+ it launches \\(the default'
-    assert_regex "$section" $'\n  --uri: '
+    assert_regex "$section" $'\n  a deployment given with --uri: '
     assert_regex "$section" $'\n  FerretDB[ :]'
     run -0 awk 'length > 100' <<<"$section"
     assert_output ''
