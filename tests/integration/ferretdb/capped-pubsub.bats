@@ -92,6 +92,13 @@ capped.requestedSizeBytes 100000"
   assert_output "proc (serverStatus pid) number"
 }
 
+@test "each sweep point's finished line keeps its final count, once the ticker is gone" {
+  run grep -E '^[0-9:]{8}   capped: [13] subscriber\(s\), 10 msg/s for 2 s: done in ' "${BATS_FILE_TMPDIR}/out"
+  assert_success
+  assert_line --regexp ': done in [0-9:]+ \(20/20 published, 20/20 delivered, 0 lost, 0 duplicated, p99 publish [0-9.]+ ms\)$'
+  assert_line --regexp ': done in [0-9:]+ \(20/20 published, 60/60 delivered, 0 lost, 0 duplicated, p99 publish [0-9.]+ ms\)$'
+}
+
 @test "the run dropped the database it created" {
   run mongosh "$DBA_LAB_TEST_URI" --quiet --norc --eval 'print(db.adminCommand({listDatabases: 1, nameOnly: true}).databases.some((d) => d.name === "dbalab_capped-pubsub"))'
   assert_success
