@@ -34,6 +34,23 @@ setup() {
   assert_output 24.04
 }
 
+@test "Linux Mint 22: lsb_release -si/-sr say Linuxmint 22, as its os-release based lsb_release does" {
+  use_persona linuxmint-22
+  run lsb_release -si
+  assert_success
+  assert_output Linuxmint
+  run lsb_release -sr
+  assert_success
+  assert_output 22
+}
+
+@test "Zorin OS 17: lsb_release -si/-sr say Zorin 17" {
+  use_persona zorin-17
+  run lsb_release -s -i -r
+  assert_success
+  assert_output $'Zorin\n17'
+}
+
 @test "Debian 12: lsb_release -a prints the labelled fields" {
   use_persona debian-12
   run lsb_release -a
