@@ -50,7 +50,7 @@ main() {
     m)
       release=1.10.0
       released=143239d293b819f225b69ece86cbe8c5702029d7a31d6e68d534b79ba80d1996
-      patched=6433e921dc8297003c0634e57e1a77d301406cd60d296ffd53c2300d426cba28
+      patched=b3872207fa5592168f2bed78319bca1982eac3d006cf002e899fdbd0900a0159
       effect="m would install unrunnable builds on Debian 12 and fail under a path with a space"
       reinstall="rm -rf node_modules; ./setup/install.sh"
       ;;

@@ -10,7 +10,7 @@
 #
 # The platform is read as m reads it (uname, lsb_release, /etc/lsb-release,
 # /etc/debian_version, /etc/os-release), so tests can set a persona with
-# commands first on PATH.
+# commands first on PATH (and PB_PLATFORM_OS_RELEASE for the file).
 
 # Series known to the table, oldest first: a version that cannot run here is
 # answered with the nearest one that can.
@@ -21,18 +21,25 @@ PB_PLATFORM_OS=''       # linux, osx, or what uname said
 PB_PLATFORM_ARCH=''     # uname -m
 PB_PLATFORM_DISTRO=''   # m's key: ubuntu-24.04, debian-12, ...
 PB_PLATFORM_LABEL=''    # for people: Ubuntu 24.04, Debian 12
+PB_PLATFORM_UBUNTU_CODENAME=''  # the Ubuntu release os-release names: noble, ...
+# The os-release m reads: m opens it itself, so no persona on PATH can stand
+# in for it; tests point this at a persona's.
+PB_PLATFORM_OS_RELEASE=/etc/os-release
 # What pb::platform_build / pb::platform_runs answer.
 PB_PLATFORM_BUILD=''    # the build m would fetch (ubuntu2004, ...), empty: not predicted
 PB_PLATFORM_OPENSSL=''  # 1.1 or 3: the OpenSSL that build links
 PB_PLATFORM_WHY=''      # why a version cannot run here, one line
 PB_PLATFORM_FIX=''      # what to do about it
 
-# m's candidate builds per platform, in the order m tries them, AS SETUP
-# PATCHES m (setup/m-1.10.0.patch): every Debian that m 1.10.0 sends to
-# "debian11 debian10 debian92" (12, 13, testing) first tries the debian12
-# build, then the Ubuntu 22.04 build (OpenSSL 3, runs on Debian 12). Every
-# other line is m 1.10.0's (node_modules/m/bin/m, get_distro_and_arch);
-# this is the one place the framework assumes them.
+# pb::_m_candidates DISTRO [UBUNTU_CODENAME]: m's candidate builds for
+# DISTRO, in the order m tries them, AS SETUP PATCHES m
+# (setup/m-1.10.0.patch): every Debian that m 1.10.0 sends to "debian11
+# debian10 debian92" (12, 13, testing) first tries the debian12 build, then
+# the Ubuntu 22.04 build (OpenSSL 3, runs on Debian 12); Linux Mint 22 gets
+# Ubuntu 24.04's list; a distribution m names nowhere (Zorin OS, elementary
+# OS) gets the list of the Ubuntu release its os-release names
+# (UBUNTU_CODENAME). Every other line is m 1.10.0's (node_modules/m/bin/m,
+# get_distro_and_arch); this is the one place the framework assumes them.
 pb::_m_candidates() {
   case "$1" in
     debian-6*) ;;
@@ -49,7 +56,15 @@ pb::_m_candidates() {
     ubuntu-*) printf 'ubuntu2404 ubuntu2204 ubuntu2004' ;;
     linuxmint-20*) printf 'ubuntu2004' ;;
     linuxmint-21*) printf 'ubuntu2204' ;;
-    *) ;;
+    linuxmint-22*) pb::_m_candidates ubuntu-24.04 ;;
+    *)
+      case "${2:-}" in
+        noble) pb::_m_candidates ubuntu-24.04 ;;
+        jammy) pb::_m_candidates ubuntu-22.04 ;;
+        focal) pb::_m_candidates ubuntu-20.04 ;;
+        *) ;;
+      esac
+      ;;
   esac
 }
 
@@ -89,6 +104,7 @@ pb::platform_detect() {
     *) PB_PLATFORM_OS=${name,,} ;;
   esac
   PB_PLATFORM_DISTRO=''
+  PB_PLATFORM_UBUNTU_CODENAME=''
   PB_PLATFORM_LABEL=$name
   [[ "$PB_PLATFORM_OS" == linux ]] || return 0
   if lsb_release >/dev/null 2>&1; then
@@ -103,10 +119,15 @@ pb::platform_detect() {
     elif [[ -f /etc/debian_version ]]; then
       id=debian
       version=$(pb::_debian_version "$(cat /etc/debian_version)")
-    elif [[ -f /etc/os-release ]]; then
-      id=$(pb::_release_field ID /etc/os-release)
-      version=$(pb::_release_field VERSION_ID /etc/os-release)
+    elif [[ -f "$PB_PLATFORM_OS_RELEASE" ]]; then
+      id=$(pb::_release_field ID "$PB_PLATFORM_OS_RELEASE")
+      version=$(pb::_release_field VERSION_ID "$PB_PLATFORM_OS_RELEASE")
     fi
+  fi
+  # setup's m reads it whatever else it read, when its table names the
+  # distribution nowhere (pb::_m_candidates).
+  if [[ -f "$PB_PLATFORM_OS_RELEASE" ]]; then
+    PB_PLATFORM_UBUNTU_CODENAME=$(pb::_release_field UBUNTU_CODENAME "$PB_PLATFORM_OS_RELEASE")
   fi
   id=${id,,}
   case "$id" in
@@ -117,6 +138,7 @@ pb::platform_detect() {
   PB_PLATFORM_DISTRO="${id}-${version,,}"
   PB_PLATFORM_LABEL="${id^} ${version}"
   [[ "$id" != debian ]] || PB_PLATFORM_LABEL="Debian ${version%%.*}"
+  [[ "$id" != linuxmint ]] || PB_PLATFORM_LABEL="Linux Mint ${version}"
 }
 
 # A KEY=value of an os-release style file, quotes and escapes removed as m does.
@@ -146,7 +168,7 @@ pb::platform_build() {
   PB_PLATFORM_BUILD=''
   PB_PLATFORM_OPENSSL=''
   [[ "$PB_PLATFORM_OS" == linux && "$PB_PLATFORM_ARCH" == x86_64 ]] || return 1
-  candidate=$(pb::_m_candidates "$PB_PLATFORM_DISTRO")
+  candidate=$(pb::_m_candidates "$PB_PLATFORM_DISTRO" "$PB_PLATFORM_UBUNTU_CODENAME")
   [[ -n "$candidate" ]] || return 1
   for candidate in $candidate; do
     range=$(pb::_build_range "$candidate")

@@ -131,6 +131,47 @@ m_here() {
   assert_output $'linux/mongodb-linux-x86_64-ubuntu2404-8.0.4.tgz\nlinux/mongodb-linux-x86_64-ubuntu2204-6.0.19.tgz'
 }
 
+@test "Linux Mint 22: 8.0 gets the ubuntu2404 build, 6.0 the ubuntu2204 one, as on Ubuntu 24.04" {
+  lane linuxmint-22
+  run m_here 8.0.4
+  assert_success
+  run m_here 6.0.19
+  assert_success
+  run downloaded
+  assert_success
+  assert_output $'linux/mongodb-linux-x86_64-ubuntu2404-8.0.4.tgz\nlinux/mongodb-linux-x86_64-ubuntu2204-6.0.19.tgz'
+}
+
+@test "Linux Mint 22, m as npm ships it: no build for 8.0" {
+  # Without the patch m also fails under a path with a space: none here.
+  lane linuxmint-22 --unpatched --no-space
+  run m_here 8.0.4
+  assert_success
+  assert_output --partial 'do not appear to be available'
+  run downloaded
+  assert_success
+  assert_output ''
+}
+
+@test "Zorin OS 17 (Ubuntu 22.04 inside, a name m does not know): m installs the ubuntu2204 build of 7.0, which runs" {
+  lane zorin-17
+  m_lane_os_release "$CHECKOUT" "${PERSONAS_DIR}/zorin-17/os-release"
+  pb::m_ensure 7.0.12
+  run downloaded
+  assert_success
+  assert_output linux/mongodb-linux-x86_64-ubuntu2204-7.0.12.tgz
+  pb::mongod_version "$PB_M_RESULT"
+  assert_equal "$PB_M_RESULT" 7.0.12
+}
+
+@test "Zorin OS 17 whose os-release names no Ubuntu release: m finds no build" {
+  lane zorin-17
+  m_lane_os_release "$CHECKOUT" /dev/null
+  run m_here 7.0.12
+  assert_success
+  assert_output --partial 'do not appear to be available'
+}
+
 @test "Debian 12: m installs the debian12 build of 7.0, which runs" {
   lane debian-12
   pb::m_ensure 7.0.12

@@ -7,6 +7,8 @@
 #                              tests) whose m is a copy of node_modules' m,
 #                              as npm ships it, then patched by
 #                              setup/patch-tool.sh as setup does
+#   m_lane_os_release CHECKOUT FILE
+#                              the checkout's m reads FILE as its /etc/os-release
 #   use_m_lane SITE CHECKOUT   m, the curl shim and the checkout first on PATH
 # A BUILD is the middle of a tarball name: linux-x86_64-ubuntu2204-7.0.12
 # is fastdl.mongodb.org/linux/mongodb-linux-x86_64-ubuntu2204-7.0.12.tgz.
@@ -103,6 +105,20 @@ m_lane_checkout() {
     "${DBA_LAB_ROOT}/setup/patch-tool.sh" m "${dir}/node_modules/m/bin/m" >/dev/null
   fi
   ln -s ../../node_modules/m/bin/m "${dir}/.tools/bin/m"
+}
+
+# m opens /etc/os-release itself, so no command first on PATH can answer for
+# it: the checkout's m gets FILE's path in its place, the one change to m's
+# text beyond setup's patch. m reads the path unquoted, so FILE is copied to
+# a path without spaces first.
+m_lane_os_release() {
+  local m="$1/node_modules/m/bin/m" file="$2" copy="${BATS_TEST_TMPDIR}/etc-os-release"
+  if [[ ! "$copy" =~ ^[A-Za-z0-9/._-]+$ ]]; then
+    printf 'm_lane_os_release: m cannot read %s unquoted\n' "$copy" >&2
+    return 1
+  fi
+  cp "$file" "$copy"
+  sed -i "s#/etc/os-release#${copy}#g" "$m"
 }
 
 # m as the checkout's playbooks call it: its own prefix (no M_PREFIX or

@@ -48,6 +48,14 @@ LIBSSL_FIX='To include it, run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .to
   assert_equal "$stderr" ""
 }
 
+@test "Linux Mint 22: capped-pubsub defaults to 8.0 and says 5.0 needs OpenSSL 1.1, as on Ubuntu 24.04" {
+  use_platform linuxmint-22
+  plan capped-pubsub
+  assert_equal "$planned" "8.0.4"
+  assert_regex "$stderr" '^warning: 5\.0 left out of the default versions \(5\.0,8\.0\): MongoDB 5\.0 cannot run on Linux Mint 22 without OpenSSL 1\.1 \(m would install its ubuntu2004 build'
+  assert_line --partial 'running 8.0 (the defaults that run on Linux Mint 22)'
+}
+
 @test "Ubuntu 22.04: array-push-oplog defaults to 8.0 and says 4.4 needs OpenSSL 1.1" {
   use_platform ubuntu-22.04
   plan array-push-oplog

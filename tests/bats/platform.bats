@@ -17,9 +17,10 @@ setup() {
   mkdir -p "$PB_ROOT"
 }
 
-# build_of DISTRO VERSION: "BUILD OPENSSL" m would fetch.
+# build_of DISTRO VERSION [UBUNTU_CODENAME]: "BUILD OPENSSL" m would fetch
+# where os-release names that Ubuntu release (none: names none).
 build_of() {
-  PB_PLATFORM_OS=linux PB_PLATFORM_ARCH=x86_64 PB_PLATFORM_DISTRO=$1
+  PB_PLATFORM_OS=linux PB_PLATFORM_ARCH=x86_64 PB_PLATFORM_DISTRO=$1 PB_PLATFORM_UBUNTU_CODENAME=${3:-}
   pb::platform_build "$2" || true
   printf '%s %s\n' "${PB_PLATFORM_BUILD:-unknown}" "${PB_PLATFORM_OPENSSL:--}"
 }
@@ -74,6 +75,41 @@ build_of() {
   assert_output "debian11 1.1"
 }
 
+@test "table: Linux Mint 22 gets what Ubuntu 24.04 gets: its own build of 8.0, the Ubuntu 22.04 build of 7.0" {
+  run -0 build_of linuxmint-22 8.0
+  assert_output "ubuntu2404 3"
+  run -0 build_of linuxmint-22.1 7.0
+  assert_output "ubuntu2204 3"
+}
+
+@test "table: Linux Mint 22 gets the Ubuntu 20.04 build (OpenSSL 1.1) of 4.4 and 5.0, as Ubuntu 24.04 does" {
+  run -0 build_of linuxmint-22 4.4
+  assert_output "ubuntu2004 1.1"
+  run -0 build_of linuxmint-22 5.0
+  assert_output "ubuntu2004 1.1"
+}
+
+@test "table: an Ubuntu derivative m does not name gets the builds of the Ubuntu release its os-release names" {
+  run -0 build_of zorin-17 7.0 jammy
+  assert_output "ubuntu2204 3"
+  run -0 build_of elementary-8 8.0 noble
+  assert_output "ubuntu2404 3"
+  run -0 build_of zorin-16 5.0 focal
+  assert_output "ubuntu2004 1.1"
+}
+
+@test "table: a derivative whose os-release names no Ubuntu release m knows is not predicted" {
+  run -0 build_of zorin-17 7.0
+  assert_output "unknown -"
+  run -0 build_of someos-1 7.0 resolute
+  assert_output "unknown -"
+}
+
+@test "table: a distribution m names keeps its own list whatever its os-release says" {
+  run -0 build_of debian-12 8.0 noble
+  assert_output "debian12 3"
+}
+
 @test "table: a distribution m has no list for is not predicted" {
   run -0 build_of arch- 8.0
   assert_output "unknown -"
@@ -92,6 +128,26 @@ build_of() {
   use_platform debian-12
   pb::platform_detect
   assert_equal "$PB_PLATFORM_DISTRO $PB_PLATFORM_LABEL" "debian-12 Debian 12"
+}
+
+@test "detect: Linux Mint 22 persona: m's key linuxmint-22, shown as Linux Mint 22" {
+  use_platform linuxmint-22
+  pb::platform_detect
+  assert_equal "$PB_PLATFORM_DISTRO $PB_PLATFORM_LABEL" "linuxmint-22 Linux Mint 22"
+}
+
+@test "detect: reads UBUNTU_CODENAME from os-release as setup's m does (Zorin OS 17 persona)" {
+  use_platform zorin-17
+  PB_PLATFORM_OS_RELEASE="${PERSONAS_DIR}/zorin-17/os-release"
+  pb::platform_detect
+  assert_equal "$PB_PLATFORM_DISTRO $PB_PLATFORM_UBUNTU_CODENAME" "zorin-17 jammy"
+}
+
+@test "detect: no os-release, no Ubuntu release" {
+  use_platform zorin-17
+  PB_PLATFORM_OS_RELEASE="${BATS_TEST_TMPDIR}/absent"
+  pb::platform_detect
+  assert_equal "${PB_PLATFORM_DISTRO}:${PB_PLATFORM_UBUNTU_CODENAME}" "zorin-17:"
 }
 
 @test "detect: macOS is not predicted (m fetches its macOS build, which links no OpenSSL 1.1)" {
@@ -114,6 +170,25 @@ build_of() {
   use_platform ubuntu-24.04
   pb::platform_detect
   run -0 pb::platform_runs 8.0
+}
+
+@test "runs: 5.0 on Linux Mint 22 without OpenSSL 1.1 is refused with the fix, as on Ubuntu 24.04" {
+  use_platform linuxmint-22
+  pb::platform_detect
+  run -1 pb::platform_runs 5.0
+  pb::platform_runs 5.0 || true
+  assert_equal "$PB_PLATFORM_WHY" "MongoDB 5.0 cannot run on Linux Mint 22 without OpenSSL 1.1 (m would install its ubuntu2004 build, which links libssl.so.1.1; Linux Mint 22 ships OpenSSL 3)"
+  assert_equal "$PB_PLATFORM_FIX" "run ./setup/libssl11.sh (it puts OpenSSL 1.1 into .tools/lib, for the servers only) or pass --mongodb-version 6.0"
+}
+
+@test "runs: 7.0 on Zorin OS 17 runs; 4.4 is refused for OpenSSL 1.1, as on Ubuntu 22.04" {
+  use_platform zorin-17
+  PB_PLATFORM_OS_RELEASE="${PERSONAS_DIR}/zorin-17/os-release"
+  pb::platform_detect
+  run -0 pb::platform_runs 7.0
+  run -1 pb::platform_runs 4.4
+  pb::platform_runs 4.4 || true
+  assert_regex "$PB_PLATFORM_WHY" '^MongoDB 4\.4 cannot run on Zorin 17 without OpenSSL 1\.1 \(m would install its ubuntu2004 build'
 }
 
 @test "runs: 4.4 on Ubuntu 20.04 runs (the loader knows OpenSSL 1.1)" {
@@ -164,6 +239,20 @@ build_of() {
   [[ ! -e "${M_PREFIX}/m/versions/4.4.29" ]]
 }
 
+@test "preflight: 4.4 on Linux Mint 22 without OpenSSL 1.1 stops with exit 3 before m downloads it" {
+  use_platform linuxmint-22
+  use_fake_m
+  PB_ROOT=$DBA_LAB_ROOT
+  [[ ! -e "$(pb::tools_lib)/libssl.so.1.1" ]] || skip "this checkout's .tools/lib holds OpenSSL 1.1"
+  FAKE_MONGOD="${DBA_LAB_ROOT}/tests/fixtures/fake-server/openssl11/mongod" FAKE_M_INSTALL_WORKS=1 FAKE_M_RELEASES="4.4.29 8.0.4" \
+    run --separate-stderr "$DEMO" --mongodb-version 4.4 --topology single \
+    --dir "${BATS_TEST_TMPDIR}/data" --report-dir "${BATS_TEST_TMPDIR}/report"
+  assert_failure 3
+  assert_regex "$stderr" '  - MongoDB 4\.4\.29 cannot run on Linux Mint 22 without OpenSSL 1\.1 \(m would install its ubuntu2004 build, which links libssl\.so\.1\.1; Linux Mint 22 ships OpenSSL 3\): run \./setup/libssl11\.sh'
+  run -0 cat "$FAKE_M_LOG"
+  refute_line '4.4.29'
+}
+
 @test "preflight: a version already installed is judged by its binary, not by the table" {
   use_platform ubuntu-24.04
   use_fake_m
@@ -190,16 +279,22 @@ build_of() {
 }
 
 @test "table: the builds tried per distro are m's own, as setup patches it, for every distro the table knows" {
-  local m="${BATS_TEST_TMPDIR}/m" distro want got
+  local m="${BATS_TEST_TMPDIR}/m" os_release="${BATS_TEST_TMPDIR}/os-release" table distro codename want got
   cp "${DBA_LAB_ROOT}/node_modules/m/bin/m" "$m"
   run "${DBA_LAB_ROOT}/setup/patch-tool.sh" m "$m"
   assert_success
-  # m's distro map itself (its one `case "$distro"` block), run as a function.
-  eval "m_distros() { local distro=\"\$1\" distros; $(awk '/^  case "\$distro" in$/{f=1} f{print} f&&/^  esac$/{exit}' "$m"); printf '%s' \"\$distros\"; }"
-  for distro in debian-7 debian-8 debian-9 debian-10 debian-11 debian-12 debian-13 \
-    ubuntu-18.04 ubuntu-20.04 ubuntu-22.04 ubuntu-24.04 ubuntu-26.04 linuxmint-20.3 linuxmint-21.1; do
-    want=$(m_distros "$distro")
-    got=$(pb::_m_candidates "$distro")
-    assert_equal "${distro}: ${got}" "${distro}: ${want}"
+  # m's distro map itself (its one `case "$distro"` block), run as a function;
+  # the os-release it reads is this test's, which names UBUNTU_CODENAME.
+  table=$(awk '/^  case "\$distro" in$/{f=1} f{print} f&&/^  esac$/{exit}' "$m")
+  eval "m_distros() { local distro=\"\$1\" distros; ${table//\/etc\/os-release/$os_release}; printf '%s' \"\$distros\"; }"
+  for codename in '' noble jammy focal resolute; do
+    printf 'ID=someos\nUBUNTU_CODENAME=%s\n' "$codename" >"$os_release"
+    for distro in debian-7 debian-8 debian-9 debian-10 debian-11 debian-12 debian-13 \
+      ubuntu-18.04 ubuntu-20.04 ubuntu-22.04 ubuntu-24.04 ubuntu-26.04 linuxmint-20.3 linuxmint-21.1 \
+      linuxmint-22 linuxmint-22.1 zorin-17 elementary-8; do
+      want=$(m_distros "$distro")
+      got=$(pb::_m_candidates "$distro" "$codename")
+      assert_equal "${distro} (${codename}): ${got}" "${distro} (${codename}): ${want}"
+    done
   done
 }
