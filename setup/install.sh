@@ -125,7 +125,7 @@ patch_tool() {
 }
 
 patch_m() {
-  patch_tool m "${ROOT}/node_modules/m/bin/m" "Debian 12 builds and paths with spaces (setup/m-1.10.0.patch)"
+  patch_tool m "${ROOT}/node_modules/m/bin/m" "Debian 12 and Linux Mint 22 builds, paths with spaces (setup/m-1.10.0.patch)"
 }
 
 patch_mtools() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Applies setup's patch of one tool to one file, idempotently:
 #   setup/patch-tool.sh m FILE        setup/m-1.10.0.patch to npm m 1.10.0's bin/m
-#                                     (docs/m.md: Debian 12 builds, a path with a space)
+#                                     (docs/m.md: Debian 12 and Ubuntu-derivative builds, a path with a space)
 #   setup/patch-tool.sh mtools FILE   setup/mtools-1.7.2.patch to mtools 1.7.2's
 #                                     mlaunch/mlaunch.py (docs/mongodb-facts.md#mlaunch-space:
 #                                     a mongos path with a space)
@@ -51,7 +51,7 @@ main() {
       release=1.10.0
       released=143239d293b819f225b69ece86cbe8c5702029d7a31d6e68d534b79ba80d1996
       patched=b3872207fa5592168f2bed78319bca1982eac3d006cf002e899fdbd0900a0159
-      effect="m would install unrunnable builds on Debian 12 and fail under a path with a space"
+      effect="m would install unrunnable builds on Debian 12, find none on Linux Mint 22, and fail under a path with a space"
       reinstall="rm -rf node_modules; ./setup/install.sh"
       ;;
     mtools)

@@ -346,7 +346,7 @@ m_here() {
   cp "$m" "${m}.before"
   run "${DBA_LAB_ROOT}/setup/patch-tool.sh" m "$m"
   assert_failure 1
-  assert_output "patch-m: ${m} is m 1.9.8, not m 1.10.0: m-1.10.0.patch does not apply, so m would install unrunnable builds on Debian 12 and fail under a path with a space; reinstall m 1.10.0 (rm -rf node_modules; ./setup/install.sh)"
+  assert_output "patch-m: ${m} is m 1.9.8, not m 1.10.0: m-1.10.0.patch does not apply, so m would install unrunnable builds on Debian 12, find none on Linux Mint 22, and fail under a path with a space; reinstall m 1.10.0 (rm -rf node_modules; ./setup/install.sh)"
   cmp "$m" "${m}.before"
 }
 
