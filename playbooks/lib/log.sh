@@ -127,28 +127,43 @@ pb::_wrap() {
   _pbw_out+=$line
 }
 
-pb::info() {
-  local _clock _text="$*" _cols _lead
-  pb::_utc _clock %H:%M:%S
+# pb::_fit VAR USED TEXT: TEXT as people read it after USED columns of
+# prefix (a clock, "warning: "): broken between words (pb::_wrap) when wider
+# than the screen, the rest indented past the prefix and TEXT's own
+# indentation; whole for the tools that read a piped run.
+pb::_fit() {
+  local -n _pbf_out="$1"
+  local used="$2" cols lead
+  _pbf_out=$3
   # 44 columns is the narrowest pb::term_cols gives: shorter lines fit as they are.
-  if ((${#_text} + 9 > 44)) && pb::for_people; then
-    pb::_term_cols _cols
-    if ((${#_text} + 9 > _cols)); then
-      _lead=${_text%%[! ]*}
-      pb::_wrap _text "$_cols" 9 $((9 + ${#_lead} + 2)) "$_text"
+  if ((${#_pbf_out} + used > 44)) && pb::for_people; then
+    pb::_term_cols cols
+    if ((${#_pbf_out} + used > cols)); then
+      lead=${_pbf_out%%[! ]*}
+      pb::_wrap _pbf_out "$cols" "$used" $((used + ${#lead} + 2)) "$_pbf_out"
     fi
   fi
+}
+
+pb::info() {
+  local _clock _text
+  pb::_utc _clock %H:%M:%S
+  pb::_fit _text 9 "$*"
   printf '%s%s%s %s\n' "$PB_C_DIM" "$_clock" "$PB_C_OFF" "$_text" >&"$PB_FD"
   pb::_to_log "$*"
 }
 
 pb::warn() {
-  printf '%swarning:%s %s\n' "$PB_C_YELLOW" "$PB_C_OFF" "$*" >&2
+  local _text
+  pb::_fit _text 9 "$*"
+  printf '%swarning:%s %s\n' "$PB_C_YELLOW" "$PB_C_OFF" "$_text" >&2
   pb::_to_log "warning: $*"
 }
 
 pb::error() {
-  printf '%serror:%s %s\n' "$PB_C_RED" "$PB_C_OFF" "$*" >&2
+  local _text
+  pb::_fit _text 7 "$*"
+  printf '%serror:%s %s\n' "$PB_C_RED" "$PB_C_OFF" "$_text" >&2
   pb::_to_log "error: $*"
 }
 

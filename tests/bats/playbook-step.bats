@@ -331,6 +331,14 @@ finish_script() {
   assert_line '           prepare FerretDB v1.24.2 3s'
 }
 
+@test "with --step a warning wider than the screen breaks between words, after its label" {
+  load_framework
+  PB_STEP=1 COLUMNS=60 run pb::warn 'a real run would stop here (preflight): MongoDB 7.0 is not installed under m'
+  assert_success
+  assert_output 'warning: a real run would stop here (preflight): MongoDB 7.0
+           is not installed under m'
+}
+
 @test "a piped run without --step keeps a long line whole, for the tools that read it" {
   load_framework
   COLUMNS=60 run pb::info 'stages: preflight 2s, launch FerretDB v1.24.2 1s, prepare FerretDB v1.24.2 3s'
