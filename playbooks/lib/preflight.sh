@@ -30,11 +30,13 @@ pb::preflight_verdict() {
   ((${#PB_PREFLIGHT_FAILURES[@]})) || return 0
   if ((PB_DRY_RUN)); then
     for f in "${PB_PREFLIGHT_FAILURES[@]}"; do pb::warn "a real run would stop here (preflight): ${f}"; done
+    [[ -z "$PB_NO_DOWNLOAD_WAY" ]] || pb::warn "$PB_NO_DOWNLOAD_WAY"
     PB_PREFLIGHT_FAILURES=()
     return 0
   fi
   printf '\n%sPreflight failed%s; nothing was launched or changed:\n' "$PB_C_RED" "$PB_C_OFF" >&2
   for f in "${PB_PREFLIGHT_FAILURES[@]}"; do printf '  - %s\n' "$f" >&2; done
+  [[ -z "$PB_NO_DOWNLOAD_WAY" ]] || printf '%s\n' "$PB_NO_DOWNLOAD_WAY" >&2
   PB_FAILURE="preflight failed: ${PB_PREFLIGHT_FAILURES[0]}"
   PB_EXIT_KIND=preflight
   exit 3
@@ -172,25 +174,24 @@ pb::_check_m_patched() {
 # The playbooks that run on any deployment given with --uri, with the options
 # that make them do so (tests/bats/playbook-preflight.bats holds each to it).
 PB_ANY_DEPLOYMENT_PLAYBOOKS=(mongodump-raw-bson "capped-pubsub --compare none")
-PB_NO_DOWNLOAD_SAID=0
+PB_NO_DOWNLOAD_WAY=''
 
-# pb::_no_download_way VAR: VAR = "; " and the way to a lab with no MongoDB
-# download at all, for the first version m could not give (once: one
-# sentence is enough for several versions). Offline, a version number is no
-# way out; --uri on a server the user has, or the local FerretDB that
-# setup/ferretdb.sh starts, is. Text only: the run itself is the same on any
-# deployment.
+# pb::_no_download_way: PB_NO_DOWNLOAD_WAY = the way to a lab with no MongoDB
+# download at all, once m could not give a version: offline, a version
+# number is no way out; --uri on a server the user has, or the local
+# FerretDB that setup/ferretdb.sh starts, is. One sentence after the
+# failures, whatever the number of versions, and apart from them: each
+# failure reads the same in every playbook (playbooks/check says a reason
+# shared by several playbooks once). Text only: the run itself is the same
+# on any deployment.
 pb::_no_download_way() {
   local what
-  printf -v "$1" '%s' ''
-  ((!PB_NO_DOWNLOAD_SAID)) || return 0
-  PB_NO_DOWNLOAD_SAID=1
   if [[ "${PB_SUPPORTS_URI:-1}" == 1 && "${PB_URI_NEEDS:-any}" == any ]]; then
     what="this playbook runs"
   else
     what="$(pb::_and_list "${PB_ANY_DEPLOYMENT_PLAYBOOKS[@]}") run"
   fi
-  printf -v "$1" '; no MongoDB download at all? %s on any deployment given with --uri URI, and setup/ferretdb.sh start starts a local one (FerretDB, MongoDB-compatible; see its --help)' "$what"
+  PB_NO_DOWNLOAD_WAY="No MongoDB download at all? ${what} on any deployment given with --uri URI, and setup/ferretdb.sh start starts a local one (FerretDB, MongoDB-compatible; see its --help)."
 }
 
 # pb::_and_list A B C: "A, B and C".
@@ -220,8 +221,7 @@ pb::is_binaries_placeholder() {
 # Resolves each requested version to binaries: PB_BINPATHS[i] for PB_VERSIONS[i]
 # (then X.Y.Z). m is skipped entirely with --binarypath.
 pb::_check_binaries() {
-  local i want got way
-  PB_NO_DOWNLOAD_SAID=0
+  local i want got
   PB_RESOLVED=()
   PB_BINPATHS=()
   if [[ -n "$PB_BINARYPATH" ]]; then
@@ -254,9 +254,9 @@ pb::_check_binaries() {
   for i in "${!PB_VERSIONS[@]}"; do
     want=${PB_VERSIONS[$i]}
     if ! pb::m_resolve "$want"; then
-      pb::_no_download_way way
+      pb::_no_download_way
       pb::preflight_fail "MongoDB ${want}: ${PB_M_ERROR}" \
-        "${PB_M_FIX:-with the network, give an exact X.Y.Z for m to download; without it, use --binarypath DIR (a folder with mongod and mongos) or --uri URI (an existing deployment)}${way}"
+        "${PB_M_FIX:-with the network, give an exact X.Y.Z for m to download; without it, use --binarypath DIR (a folder with mongod and mongos) or --uri URI (an existing deployment)}"
       if ((PB_DRY_RUN)); then
         PB_RESOLVED+=("$want")
         PB_BINPATHS+=("$(pb::binaries_placeholder "$want")")
@@ -265,12 +265,12 @@ pb::_check_binaries() {
     fi
     got=$PB_M_RESULT
     if ! pb::m_ensure "$got"; then
-      pb::_no_download_way way
+      pb::_no_download_way
       if [[ -n "$PB_M_FIX" ]]; then
-        pb::preflight_fail "$PB_M_ERROR" "${PB_M_FIX}${way}"
+        pb::preflight_fail "$PB_M_ERROR" "$PB_M_FIX"
       else
         pb::preflight_fail "MongoDB ${got}: ${PB_M_ERROR}" \
-          "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment${way}"
+          "use --binarypath DIR with mongod/mongos ${got} from https://www.mongodb.com/try/download/community, or --uri URI to run against an existing deployment"
       fi
       continue
     fi
@@ -470,6 +470,7 @@ pb::_uri_with_timeout() {
 # calls pb::preflight_fail / pb::preflight_ok), then the verdict.
 pb::preflight() {
   local i
+  PB_NO_DOWNLOAD_WAY=''
   PB_RESOLVED=()
   PB_BINPATHS=()
   pb::_check_tools

@@ -410,15 +410,16 @@ m_as_released() {
 # The fake m (tests/fixtures/fake-m) lists no release and installs nothing, as
 # m does offline; the playbooks are the real ones.
 
-NO_DOWNLOAD_WAY='no MongoDB download at all? '
-NO_DOWNLOAD_FERRETDB=' on any deployment given with --uri URI, and setup/ferretdb.sh start starts a local one (FerretDB, MongoDB-compatible; see its --help)'
+NO_DOWNLOAD_WAY='No MongoDB download at all? '
+NO_DOWNLOAD_FERRETDB=' on any deployment given with --uri URI, and setup/ferretdb.sh start starts a local one (FerretDB, MongoDB-compatible; see its --help).'
 
 @test "m cannot install the version: a playbook that runs on any deployment says --uri and setup/ferretdb.sh start are the way out" {
   use_fake_m
   use_fake_setup
   run -3 --separate-stderr "${DBA_LAB_ROOT}/playbooks/mongodump-raw-bson.sh" --mongodb-version 7.0.14 --dir "$DATA" --report-dir "$REPORT"
-  assert_regex "$stderr" 'MongoDB 7\.0\.14: m could not install MongoDB 7\.0\.14'
-  assert_regex "$stderr" "$(sed_literal "; ${NO_DOWNLOAD_WAY}this playbook runs${NO_DOWNLOAD_FERRETDB}")"
+  assert_regex "$stderr" $'\n  - MongoDB 7\\.0\\.14: m could not install MongoDB 7\\.0\\.14 [^\n]*, or --uri URI to run against an existing deployment\n'
+  run -0 grep -c -x -F -- "${NO_DOWNLOAD_WAY}this playbook runs${NO_DOWNLOAD_FERRETDB}" <<<"$stderr"
+  assert_output 1
   [[ ! -e "$DATA" && ! -e "$REPORT" ]]
 }
 
@@ -428,9 +429,17 @@ NO_DOWNLOAD_FERRETDB=' on any deployment given with --uri URI, and setup/ferretd
   run -3 --separate-stderr "${DBA_LAB_ROOT}/playbooks/array-push-oplog.sh" --mongodb-version 7.0,8.0 --dir "$DATA" --report-dir "$REPORT"
   assert_regex "$stderr" 'MongoDB 7\.0: cannot resolve MongoDB 7\.0 to a release: .*: with the network, give an exact X\.Y\.Z for m to download; without it, use --binarypath DIR'
   assert_regex "$stderr" 'MongoDB 8\.0: cannot resolve MongoDB 8\.0 to a release: '
-  run -0 grep -c -F -- "${NO_DOWNLOAD_WAY}mongodump-raw-bson and capped-pubsub --compare none run${NO_DOWNLOAD_FERRETDB}" <<<"$stderr"
+  run -0 grep -c -x -F -- "${NO_DOWNLOAD_WAY}mongodump-raw-bson and capped-pubsub --compare none run${NO_DOWNLOAD_FERRETDB}" <<<"$stderr"
   assert_output 1
   [[ ! -e "$DATA" && ! -e "$REPORT" ]]
+}
+
+@test "a dry run that m cannot serve says the way out without a download after what would stop a real run" {
+  use_fake_m
+  run -0 --separate-stderr "${DBA_LAB_ROOT}/playbooks/mongodump-raw-bson.sh" --dry-run --mongodb-version 7.0 --dir "$DATA" --report-dir "$REPORT"
+  assert_regex "$stderr" 'a real run would stop here \(preflight\): MongoDB 7\.0: cannot resolve'
+  run -0 grep -c -x -F -- "warning: ${NO_DOWNLOAD_WAY}this playbook runs${NO_DOWNLOAD_FERRETDB}" <<<"$stderr"
+  assert_output 1
 }
 
 # uri_needs NAME [OPTION...]: "PB_SUPPORTS_URI PB_URI_NEEDS" of playbook NAME
