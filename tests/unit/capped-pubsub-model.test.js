@@ -146,11 +146,19 @@ test('CPU from serverStatus extra_info, or null where the server does not report
 
 test('CPU growth: the fit of CPU per message against subscribers, described', () => {
   // By hand: mean x 17, Sxx 834, Sxy 10.18, slope 0.012206 ms = 12.21 us per subscriber;
-  // mean y 0.236667, intercept 0.236667 - 17 x 0.012206 = 0.02916: 0.0414 ms at 1, 0.5174 ms at 40.
+  // mean y 0.236667, intercept 0.236667 - 17 x 0.012206 = 0.02916: 0.0414 ms at 1, 0.5174 ms at 40,
+  // (0.51740 - 0.04137) / 0.04137 = +1151% from the start.
   const g = m.cpuGrowth([{ subscribers: 1, cpuMsPerMsg: 0.05 }, { subscribers: 10, cpuMsPerMsg: 0.14 }, { subscribers: 40, cpuMsPerMsg: 0.52 }]);
   assert.equal(g.fit.kind, 'linear');
   assert.equal(m.round(g.fit.slope * 1000, 2), 12.21);
-  assert.match(g.description, /^linear: slope 12\.21 us per message per subscriber, fitted 0\.0414 ms at 1 -> 0\.5174 ms at 40 subscribers \(r2 1\)$/);
+  assert.equal(g.description, 'rises +1151% from 1 to 40 subscribers: fitted 0.0414 -> 0.5174 ms per message (slope 12.21 us per message per subscriber, r2 1)');
+});
+
+test('CPU growth: a rise of 64% from the first subscriber count is told as a rise, whatever its share of the mean', () => {
+  // 31.1 -> 51.05 ms: +64% of the start, 49% of the mean (41.075): the words once read "flat" here.
+  const g = m.cpuGrowth([{ subscribers: 1, cpuMsPerMsg: 31.1 }, { subscribers: 8, cpuMsPerMsg: 51.05 }]);
+  assert.equal(m.round(g.trend.rise * 100, 0), 64);
+  assert.match(g.description, /^rises \+64% from 1 to 8 subscribers: fitted 31\.1 -> 51\.05 ms per message/);
 });
 
 test('CPU growth: no fit without CPU figures, or with one subscriber count, and the reason says which', () => {

@@ -113,7 +113,7 @@ function cpu(results, version) {
   const evidence = { points: new Set(usable.map((p) => p.subscribers)).size, ...(g.fit ? { spread: g.fit.spread } : {}) };
   const judged = (fields) => judge(CLAIM.cpu.needs, evidence, verdict('cpu', version, fields));
   if (points.length && usable.length < points.length) return judged({ result: 'NOT_APPLICABLE', why: g.reason });
-  const trend = g.fit ? cpuTrend(g.fit, usable.map((p) => p.subscribers)) : null;
+  const trend = g.fit ? g.trend : null;
   const observed = trend ? trend.text : `${usable.length} sweep point(s)`;
   const short = shortfall(CLAIM.cpu.needs, evidence);
   if (short) return judged({ observed, result: 'NOT_APPLICABLE', why: short });
@@ -125,25 +125,6 @@ function cpu(results, version) {
     result: 'NOT_APPLICABLE',
     why: `the points scatter too much to call (r2 ${model.round(g.fit.r2, 2)}, spread ${model.round(g.fit.spread, 2)}): rerun with --seconds larger`,
   });
-}
-
-// The fitted line from the fewest subscribers to the most, in the words the
-// claim is judged by: {rise (a share of the start; Infinity where the line
-// starts at 0 or below and rises), text}.
-function cpuTrend(fit, subscribers) {
-  const lo = Math.min(...subscribers);
-  const hi = Math.max(...subscribers);
-  const from = fit.intercept + fit.slope * lo;
-  const to = fit.intercept + fit.slope * hi;
-  let rise;
-  if (from > 0) rise = (to - from) / from;
-  else rise = to > from ? Infinity : 0;
-  const share = Number.isFinite(rise) ? `${rise < 0 ? '-' : '+'}${model.round(Math.abs(rise) * 100, 0)}%` : 'from 0 or less';
-  return {
-    rise,
-    text: `${to >= from ? 'rises' : 'falls'} ${share} from ${lo} to ${hi} subscribers: fitted ${model.round(from, 4)} -> ${model.round(to, 4)} ms per message`
-      + ` (slope ${model.round(fit.slope * 1000, 2)} us per message per subscriber, r2 ${model.round(fit.r2, 2)})`,
-  };
 }
 
 // "All subscribers receive the same message": every message to every subscriber.

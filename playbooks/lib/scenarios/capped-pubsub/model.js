@@ -202,9 +202,11 @@ function pointRows(r) {
 // ---- CPU against listeners ----------------------------------------------------
 
 // Server CPU per published message against the subscriber count, fitted
-// (stats.growth; `tolerance`: the relative rise across the sweep that counts
-// as growth). points: [{subscribers, cpuMsPerMsg}]. null with a reason when
-// it cannot be fitted: no CPU figures, or fewer than two subscriber counts.
+// (stats.growth) and told as its rise from the fewest subscribers to the most
+// (cpuTrend), the words the claim is judged in: a "flat" by the share of the
+// mean could sit beside figures that rise 64%. points: [{subscribers,
+// cpuMsPerMsg}]. fit null with a reason when it cannot be fitted: no CPU
+// figures, or fewer than two subscriber counts.
 function cpuGrowth(points, { tolerance = 0.5 } = {}) {
   const usable = points.filter((p) => Number.isFinite(p.cpuMsPerMsg));
   if (usable.length < 2 || new Set(usable.map((p) => p.subscribers)).size < 2) {
@@ -216,15 +218,27 @@ function cpuGrowth(points, { tolerance = 0.5 } = {}) {
     };
   }
   const xs = usable.map((p) => p.subscribers);
-  const ys = usable.map((p) => p.cpuMsPerMsg);
-  const g = stats.growth(xs, ys, { tolerance });
-  const lo = Math.min(...xs);
-  const hi = Math.max(...xs);
-  const fitLo = g.intercept + g.slope * lo;
-  const fitHi = g.intercept + g.slope * hi;
+  const g = stats.growth(xs, usable.map((p) => p.cpuMsPerMsg), { tolerance });
+  const trend = cpuTrend(g, xs);
+  return { fit: g, trend, description: trend.text };
+}
+
+// The fitted line from the fewest subscribers to the most, in the words the
+// claim is judged by: {rise (a share of the start; Infinity where the line
+// starts at 0 or below and rises), text}.
+function cpuTrend(fit, subscribers) {
+  const lo = Math.min(...subscribers);
+  const hi = Math.max(...subscribers);
+  const from = fit.intercept + fit.slope * lo;
+  const to = fit.intercept + fit.slope * hi;
+  let rise;
+  if (from > 0) rise = (to - from) / from;
+  else rise = to > from ? Infinity : 0;
+  const share = Number.isFinite(rise) ? `${rise < 0 ? '-' : '+'}${round(Math.abs(rise) * 100, 0)}%` : 'from 0 or less';
   return {
-    fit: g,
-    description: `${g.kind}: slope ${round(g.slope * 1000, 2)} us per message per subscriber, fitted ${round(fitLo, 4)} ms at ${lo} -> ${round(fitHi, 4)} ms at ${hi} subscribers (r2 ${round(g.r2, 2)})`,
+    rise,
+    text: `${to >= from ? 'rises' : 'falls'} ${share} from ${lo} to ${hi} subscribers: fitted ${round(from, 4)} -> ${round(to, 4)} ms per message`
+      + ` (slope ${round(fit.slope * 1000, 2)} us per message per subscriber, r2 ${round(fit.r2, 2)})`,
   };
 }
 
