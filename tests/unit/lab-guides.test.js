@@ -160,6 +160,30 @@ for (const name of PLAYBOOKS) {
     assert.deepEqual([...positions].sort((a, b) => a - b), positions, `sections out of order: ${titles.join(' / ')}`);
   });
 
+  test(`${name}.md: before class, playbooks/check --prepare then --offline for this playbook`, () => {
+    const text = section(readGuide(name), 'Level and prerequisites').text;
+    const at = text.indexOf('**Before class**');
+    assert.notEqual(at, -1, 'no **Before class** item under "## Level and prerequisites"');
+    const before = text.slice(at);
+    const step = (mode) => before.search(new RegExp(`playbooks/check --${mode}(?: [^\\n\`]*)? ${name}(?![\\w-])`));
+    const prepare = step('prepare');
+    const offline = step('offline');
+    assert.notEqual(prepare, -1, `the Before class item lacks "playbooks/check --prepare ${name}"`);
+    assert.notEqual(offline, -1, `the Before class item lacks "playbooks/check --offline ${name}"`);
+    assert.ok(prepare < offline, '--prepare (with the network) comes before --offline');
+  });
+
+  test(`${name}.md: the time plan says which times were measured (when, on what) and which are estimates`, () => {
+    const body = section(readGuide(name), 'Time plan (45 minutes)');
+    const paragraphs = body.text.split(/\n\s*\n/);
+    const measured = paragraphs.filter((p) => /^\*\*Measured:?\*\*/.test(p.trim()));
+    const estimated = paragraphs.filter((p) => /^\*\*Estimated:?\*\*/.test(p.trim()));
+    assert.ok(measured.length + estimated.length > 0, 'no **Measured** or **Estimated** paragraph under the time plan');
+    for (const p of measured) assert.match(p, /\b\d{4}-\d{2}-\d{2}\b/, `a measured figure without its date: ${p.trim().slice(0, 80)}`);
+    for (const p of estimated) assert.match(p, /--help|--dry-run/, `an estimate that does not say whose: ${p.trim().slice(0, 80)}`);
+    assert.doesNotMatch(body.text.replace(/\s+/g, ' '), /none (?:was|has been) measured/i);
+  });
+
   test(`${name}.md: the time plan adds up to 45 minutes`, () => {
     const minutes = planMinutes(section(readGuide(name), 'Time plan (45 minutes)'));
     assert.ok(minutes.length >= 3, `the time plan has ${minutes.length} rows`);
@@ -310,6 +334,14 @@ test('docs/mongodb-facts.md gives the condition a tailable cursor is closed on, 
   const facts = fs.readFileSync(path.join(ROOT, 'docs', 'mongodb-facts.md'), 'utf8').replace(/\s+/g, ' ');
   assert.match(facts, /numRecords\(opCtx\) != 0U/);
   assert.match(facts, /\(https:\/\/github\.com\/mongodb\/mongo\/blob\/[0-9a-f]{40}\/src\/mongo\/db\/query\/find\.cpp\),? `shouldSaveCursor`/);
+});
+
+test('playbooks/check has the --prepare and --offline modes the guides send the trainer to', () => {
+  const text = execFileSync(path.join(ROOT, 'playbooks', 'check'), ['--help'], { cwd: ROOT, encoding: 'utf8' });
+  assert.match(text, /^ {2}--prepare\b/m);
+  assert.match(text, /^ {2}--offline\b/m);
+  assert.match(text, /playbooks\/check --prepare .*\[PLAYBOOK\.\.\.\]/);
+  assert.match(text, /playbooks\/check --offline .*\[PLAYBOOK\.\.\.\]/);
 });
 
 test('the lab-guide standard is linked from docs/README.md and the README', () => {
