@@ -204,6 +204,14 @@ beta-lab --scale tiny --yes --mongodb-version 7.0 --report-dir ${WORKDIR}/report
   assert_line --regexp '^alpha-lab +7\.0 +done '
 }
 
+@test "a report path wider than the table stays whole on its line, to be copied" {
+  local reports
+  reports="${WORKDIR}/$(printf 'a-long-folder-name-%.0s' {1..6})/reports"
+  run with_fixtures "$CHECK" --playbooks alpha-lab --report-dir "$reports"
+  assert_success
+  assert_line "  report: ${reports}/alpha-lab/report.html"
+}
+
 @test "a playbook that fails makes the check exit 1 and say what to read" {
   run with_fixtures "$CHECK" --playbooks beta-lab --report-dir "${WORKDIR}/reports"
   [ "$status" -eq 1 ]
