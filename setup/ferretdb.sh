@@ -60,10 +60,12 @@ MongoDB's); the claims that need a replica set, sharding or a restart are NOT AP
 array-push-oplog needs a replica set (it stops at its preflight, exit 3); change-stream-resume
 and routing-refresh launch their own cluster and refuse --uri.
 
-Where things live: the data in a new folder under \$TMPDIR (${TMPDIR:-/tmp}) at each start,
-deleted by stop; the pid, port, log and data folder's name in ${STATE}
+Where things live: the data in a new folder under \$TMPDIR at each start, deleted
+by stop; the pid, port, log and data folder's name in the state folder
 (DBA_LAB_FERRETDB_STATE chooses another). It listens on 127.0.0.1 only, without
-authentication.
+authentication. On this machine:
+  \$TMPDIR  ${TMPDIR:-/tmp}
+  state    ${STATE}
 
 Exit codes: 0 done, 1 failure (said on stderr, with what to do), 2 usage error.
 EOF

@@ -72,11 +72,13 @@ ferretdb() {
     assert_line '  playbooks/mongodump-raw-bson.sh --uri "$uri" --scale tiny'
     assert_line '  playbooks/capped-pubsub.sh --uri "$uri" --scale tiny --compare none'
     assert_line '  setup/ferretdb.sh stop'
-    assert_line --regexp '^Where things live: the data in a new folder under \$TMPDIR .*, *$'
+    assert_line '  $TMPDIR  '"${TMPDIR:-/tmp}"
+    assert_line --regexp '^Where things live: the data in a new folder under \$TMPDIR at each start, deleted$'
   }
-  assert_line --partial "$DBA_LAB_FERRETDB_STATE"
-  # A trainer reads it in a terminal of 100 columns.
-  run -0 awk 'length > 100' <<<"$output"
+  assert_line "  state    ${DBA_LAB_FERRETDB_STATE}"
+  # A trainer reads it in a terminal of 100 columns; a path is as long as it is.
+  # shellcheck disable=SC2016 # awk's pattern, not the shell's
+  run -0 awk 'length > 100 && !/^  (\$TMPDIR|state) /' <<<"$output"
   assert_output ''
 }
 
