@@ -74,17 +74,21 @@ const MEASURE = `(() => {
 
 async function main([chromium, page, shot, media, viewport]) {
   const [vw, vh] = viewport ? viewport.split('x').map(Number) : [];
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-chromium-'));
-  // Its own process group: the browser's helper processes end with it.
-  const child = spawn(chromium, [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
-  const exited = new Promise((r) => child.once('exit', r));
   // A caller's timeout (execFileSync's) stops this process with SIGTERM, and
   // then the finally below never runs: the browser and its profile go here.
+  // Listened for before either exists: on a busy machine the browser can be
+  // up (and the caller's signal on its way) before spawn() returns here.
+  let profile = null;
+  let child = null;
   process.once('SIGTERM', () => {
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
-    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    if (child) { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ } }
+    if (profile) fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     process.exit(143);
   });
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dba-lab-chromium-'));
+  // Its own process group: the browser's helper processes end with it.
+  child = spawn(chromium, [...FLAGS, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
+  const exited = new Promise((r) => child.once('exit', r));
   let cdp;
   try {
     const port = await waitForPort(profile, child);
