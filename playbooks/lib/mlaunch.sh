@@ -474,7 +474,7 @@ pb::_process_table() {
   # A failpoint like any command's: a Ctrl-C may come while ps runs.
   pb::_failpoint ps -A -ww -o pid= -o args=
   if table=$(ps -A -ww -o pid= -o args= 2>/dev/null); then listed=1; fi
-  pb::_failpoint_after
+  pb::_failpoint_pending
   if ((listed)) && pb::_lists_self "$table"; then
     printf '%s\n' "$table"
     return 0
@@ -641,7 +641,7 @@ pb::_stop_dir_processes() {
   ((${#pids[@]})) || return 0
   pb::_failpoint kill -TERM "${pids[@]}"
   kill -TERM "${pids[@]}" 2>/dev/null || true
-  pb::_failpoint_after
+  pb::_failpoint_pending
   # By the clock: one look at the process table can take a good part of a
   # second on a loaded machine.
   while ((SECONDS - start < 60 && !PB_FORCE)); do
@@ -658,7 +658,7 @@ pb::_stop_dir_processes() {
   pb::warn "pid(s) ${pids[*]} still running$( ((PB_FORCE)) || printf ' 60 s after SIGTERM'): killing them"
   pb::_failpoint kill -KILL "${pids[@]}"
   kill -KILL "${pids[@]}" 2>/dev/null || true
-  pb::_failpoint_after
+  pb::_failpoint_pending
   # SIGKILL is not instant either (a process in uninterruptible I/O).
   start=$SECONDS
   while ((SECONDS - start < 5)); do

@@ -199,14 +199,9 @@ pb::_exec_with_env() {
 }
 
 pb::_wait_child() {
-  local progress="$1" limit="${2:-}" rc=0 sig
-  if [[ -n "$PB_FAILPOINT_PENDING" ]]; then
-    # The failpoint's "during": the command has started; a moment for it to run.
-    sig=$PB_FAILPOINT_PENDING
-    PB_FAILPOINT_PENDING=''
-    sleep 0.2
-    pb::_failpoint_signal "$sig"
-  fi
+  local progress="$1" limit="${2:-}" rc=0
+  # The failpoint's "during": the command has started; a moment for it to run.
+  pb::_failpoint_pending 0.2
   if [[ -n "$progress" ]]; then
     pb::progress_wait "$PB_CHILD_PID" "$progress" "$limit" || rc=$?
     if ((rc == 124)) && [[ -n "$limit" ]]; then
@@ -291,13 +286,16 @@ pb::_failpoint() {
   fi
 }
 
-# pb::_failpoint_after: for a command the shell runs itself, not through
-# pb::run (the process table, a kill): "during" a command of a few
-# milliseconds is as soon as it returned.
-pb::_failpoint_after() {
+# pb::_failpoint_pending [DELAY]: sends a "during" failpoint's signal, if one
+# is pending, after DELAY seconds. pb::_wait_child calls it once the command
+# runs; a foreground command before it starts (nothing waits for it); a
+# command the shell runs itself (the process table, a kill) as soon as it
+# returned, "during" a few milliseconds being no moment to aim at.
+pb::_failpoint_pending() {
   [[ -n "$PB_FAILPOINT_PENDING" ]] || return 0
   local sig=$PB_FAILPOINT_PENDING
   PB_FAILPOINT_PENDING=''
+  [[ -z "${1:-}" ]] || sleep "$1"
   pb::_failpoint_signal "$sig"
 }
 
@@ -468,11 +466,7 @@ pb::run_foreground() {
   pb::_failpoint "$@"
   # A foreground command is not waited for by pb::_wait_child: a failpoint
   # "during" it fires before it, as it would for the command itself.
-  if [[ -n "$PB_FAILPOINT_PENDING" ]]; then
-    local sig=$PB_FAILPOINT_PENDING
-    PB_FAILPOINT_PENDING=''
-    pb::_failpoint_signal "$sig"
-  fi
+  pb::_failpoint_pending
   "$@"
 }
 
