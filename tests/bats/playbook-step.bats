@@ -23,8 +23,10 @@ teardown() {
 
 on_terminal() {
   command -v script >/dev/null || skip "script(1) is needed to give the playbook a terminal"
-  # No keys: a pause reads end-of-file and goes on.
-  script -qec "$(printf '%q ' "$@")" /dev/null </dev/null
+  # No keys: a pause reads end-of-file and goes on. script(1) runs the
+  # command with $SHELL, /bin/sh on CI, which cannot read bash's $'...'
+  # quoting that printf %q writes for a newline.
+  SHELL=$BASH script -qec "$(printf '%q ' "$@")" /dev/null </dev/null
 }
 
 # without_terminal CMD...: CMD in a session of its own, so /dev/tty cannot be
@@ -69,7 +71,7 @@ step_on_terminal() {
   command -v script >/dev/null || skip "script(1) is needed to give the playbook a terminal"
   OUT="${BATS_TEST_TMPDIR}/out"
   mkfifo "${BATS_TEST_TMPDIR}/keys"
-  script -qec "$1" /dev/null <"${BATS_TEST_TMPDIR}/keys" >"$OUT" 2>&1 &
+  SHELL=$BASH script -qec "$1" /dev/null <"${BATS_TEST_TMPDIR}/keys" >"$OUT" 2>&1 &
   SCRIPT_PID=$!
   exec {keys}>"${BATS_TEST_TMPDIR}/keys"
 }
