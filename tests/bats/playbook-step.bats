@@ -25,8 +25,9 @@ on_terminal() {
   command -v script >/dev/null || skip "script(1) is needed to give the playbook a terminal"
   # No keys: a pause reads end-of-file and goes on. script(1) runs the
   # command with $SHELL, /bin/sh on CI, which cannot read bash's $'...'
-  # quoting that printf %q writes for a newline.
-  SHELL=$BASH script -qec "$(printf '%q ' "$@")" /dev/null </dev/null
+  # quoting that printf %q writes for a newline; and it sets TERM=dumb
+  # where the tests run without one: the terminal of a user's emulator.
+  SHELL=$BASH TERM=xterm script -qec "$(printf '%q ' "$@")" /dev/null </dev/null
 }
 
 # without_terminal CMD...: CMD in a session of its own, so /dev/tty cannot be
@@ -71,7 +72,7 @@ step_on_terminal() {
   command -v script >/dev/null || skip "script(1) is needed to give the playbook a terminal"
   OUT="${BATS_TEST_TMPDIR}/out"
   mkfifo "${BATS_TEST_TMPDIR}/keys"
-  SHELL=$BASH script -qec "$1" /dev/null <"${BATS_TEST_TMPDIR}/keys" >"$OUT" 2>&1 &
+  SHELL=$BASH TERM=xterm script -qec "$1" /dev/null <"${BATS_TEST_TMPDIR}/keys" >"$OUT" 2>&1 &
   SCRIPT_PID=$!
   exec {keys}>"${BATS_TEST_TMPDIR}/keys"
 }
@@ -366,6 +367,13 @@ finish_script() {
   assert_line --regexp '^\$ mongosh .*demo-lab/prepare\.js \(whole: piped\)$'
   assert_line --regexp '^\$ mlaunch init --replicaset .*'
   assert_fits 100
+}
+
+@test "no colour on a terminal that says it cannot show any (TERM=dumb)" {
+  run on_terminal env TERM=dumb "$DEMO" --topology none --report-dir "$REPORT"
+  assert_success
+  assert_output --partial '==> preflight'
+  refute_output --partial $'\e['
 }
 
 @test "the run log is plain text: no colour code of the terminal's" {
