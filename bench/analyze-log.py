@@ -9,6 +9,9 @@ same file. KIND:
   all       slowms 0, as the playbooks run: every line a slow query
             (find opening a cursor, its getMores, exhausted finds, updates)
   distinct  every line a find that opened a cursor of its own
+  shapes    every line a find of a query shape of its own (a filter on a
+            field whose name is made per document, as `attrs.<key>`):
+            as many `queries` groups as lines
   refreshes every line a routing table refresh (a mongos whose every
             refresh is logged: the line `refresh` reads)
 Prints the number of lines written. The lines follow the layout of real
@@ -50,9 +53,12 @@ def value(field):
     return rng.randrange(10 ** 7)
 
 
-def a_filter():
+def a_filter(own=None):
     n = rng.choice((1, 1, 2, 2, 3))
-    return {f: value(f) for f in rng.sample(FIELDS, n)}
+    spec = {f: value(f) for f in rng.sample(FIELDS, n)}
+    if own is not None:
+        spec["attrs.%x" % own] = rng.randrange(10 ** 6)
+    return spec
 
 
 def common(t, conn):
@@ -81,10 +87,10 @@ def duration():
     return int(rng.lognormvariate(4, 1.2))
 
 
-def find(t, conn, cursor):
+def find(t, conn, cursor, own=None):
     coll = rng.choice(COLLS)
     lsid, cluster = common(t, conn)
-    cmd = {"find": coll, "filter": a_filter(), "sort": {"createdAt": -1}, "limit": rng.choice((0, 50, 100)),
+    cmd = {"find": coll, "filter": a_filter(own), "sort": {"createdAt": -1}, "limit": rng.choice((0, 50, 100)),
            "batchSize": 101, "lsid": lsid, "$clusterTime": cluster, "$db": "shop"}
     attr = {"type": "command", "ns": "shop." + coll, "appName": "orders-api", "command": cmd,
             "planSummary": rng.choice(["IXSCAN { customerId: 1, createdAt: -1 }", "COLLSCAN", "IXSCAN { status: 1 }"])}
@@ -183,6 +189,8 @@ with open(path, "w") as out:
         conn = "conn%d" % rng.randint(1, 5000)
         if kind == "distinct":
             text = find(t, conn, rng.getrandbits(63) or 1)[1]
+        elif kind == "shapes":
+            text = find(t, conn, rng.choice((0, rng.getrandbits(63) or 1)), own=lines)[1]
         elif kind == "all":
             text = slow(t, conn, live)
         elif kind == "refreshes":
