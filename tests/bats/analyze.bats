@@ -532,13 +532,17 @@ ${PASS_HINT}"
 @test "queries: a 4.2 text log grouped by namespace, operation and shape, by total time" {
   run analyze queries "${FIX}/queries-4.2.derived.text.log"
   assert_success
-  assert_equal "${#lines[@]}" 12
+  assert_equal "${#lines[@]}" 13
   assert_regex "${lines[5]}" "^NAMESPACE +OPERATION +SHAPE +COMMANDS +GETMORES +MIN MS +MEDIAN MS +P95 MS +MAX MS +TOTAL MS +SHARE +KEYS/RET +DOCS/RET +PLAN$"
-  # The two finds on total (2100 and 2300 ms) and the getMore of the first (460 ms).
-  assert_regex "${lines[6]}" '^shop\.orders +find +\{"total": 1\} +2 +1 +460 +2100 +2280 +2300 +4860 +77\.6% +0\.0 +52\.4 +COLLSCAN$'
-  assert_regex "${lines[8]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +0 +101 +110 +137 +140 +351 '
+  # The two finds on total (2100 and 2300 ms) and the getMore of the first
+  # (460 ms): the median (2100) from the sketch, 2109; the p95, the last of
+  # three, the max itself.
+  assert_regex "${lines[6]}" '^shop\.orders +find +\{"total": 1\} +2 +1 +460 +2109 +2300 +2300 +4860 +77\.6% +0\.0 +52\.4 +COLLSCAN$'
+  # 101, 110 and 140 ms: 110 from the sketch (111), whole numbers only.
+  assert_regex "${lines[8]}" '^shop\.orders +find +\{"customerId": 1, "status": 1\} +3 +0 +101 +111 +140 +140 +351 '
   # shellcheck disable=SC2016 # $match is a pipeline stage's name, not an expansion
   assert_regex "${lines[9]}" '^shop\.orders +aggregate +\$match \{"status": 1\} \| \$group +1 +0 +320 '
+  assert_equal "${lines[12]}" "MEDIAN MS and P95 MS: nearest rank, from a sketch within 1% of the exact values (exact below 100 ms)"
 }
 
 @test "queries: --json records carry the figures mloginfo has not" {
@@ -547,6 +551,14 @@ ${PASS_HINT}"
   run jq -c 'select(.shape == "{\"status\": 1}") | [.record, .operation, .count, .totalMillis, .keysExamined, .planSummary, .format]' <<<"$output"
   assert_success
   assert_output '["query","count",1,150,3000,"IXSCAN { status: 1 }","text"]'
+}
+
+@test "queries: each --json record states the error of its median and p95" {
+  run analyze queries --json "${FIX}/queries-4.2.derived.text.log"
+  assert_success
+  run jq -c 'select(.shape == "{\"total\": 1}") | [.medianMillis, .p95Millis, .percentileRelativeError]' <<<"$output"
+  assert_success
+  assert_output '[2109,2300,0.01]'
 }
 
 @test "queries: a 4.4+ JSON log, which mloginfo cannot read" {
@@ -578,7 +590,7 @@ ${PASS_HINT}"
   run analyze queries "${FIX}/queries-getmore-3.0.derived.text.log"
   assert_success
   assert_regex "${lines[6]}" '^test\.orders +query +\{"status": 1\} +1 +2 +5 +15 '
-  assert_regex "${lines[7]}" '^test\.orders +getMore +\(unknown origin\) +0 +2 +20 +25 '
+  assert_regex "${lines[7]}" '^test\.orders +getMore +\(unknown origin\) +0 +2 +20 +20 +30 '
   assert_regex "${lines[8]}" '^test\.items +getMore +\(unknown origin\) +0 +1 +10 +10 '
 }
 
@@ -765,6 +777,14 @@ assert_table_within_json() {
   assert_table_within_json python refresh "$log"
   [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built"
   assert_table_within_json go refresh "$log"
+}
+
+@test "memory: a queries table costs no more than --json on 16 MiB of distinct shapes, both engines" {
+  local log
+  log="$(generated_log shapes 16384)"
+  assert_table_within_json python queries "$log"
+  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built"
+  assert_table_within_json go queries "$log"
 }
 
 # --- engines ----------------------------------------------------------------

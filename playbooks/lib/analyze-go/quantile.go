@@ -66,9 +66,16 @@ func quantileRank(n, pct int64) int64 {
 }
 
 // quantileOf: quantile.quantile, the pct-th percentile (nearest rank) of n
-// values counted per bucket, kept within [low, high], the values' own.
+// values counted per bucket, kept within [low, high], the values' own;
+// the first and last ranks are low and high themselves.
 func quantileOf(buckets []int32, counts []int64, n, pct, low, high int64) int64 {
 	wanted := quantileRank(n, pct)
+	if wanted >= n {
+		return high
+	}
+	if wanted == 1 {
+		return low
+	}
 	var seen int64
 	for i, k := range buckets {
 		seen += counts[i]

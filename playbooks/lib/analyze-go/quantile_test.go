@@ -134,3 +134,22 @@ func TestSketchPercentilesAreWithinTheErrorOfTheExactOnes(t *testing.T) {
 		}
 	}
 }
+
+// 2300 and 2100 are in buckets that stand for 2281 and 2109; the last rank
+// is the max and the first the min, exactly.
+func TestTheFirstAndLastRanksAreTheExactMinAndMax(t *testing.T) {
+	cases := []struct {
+		values    []int64
+		pct, want int64
+	}{
+		{[]int64{460, 2100, 2300}, 95, 2300},
+		{[]int64{2100, 2300}, 50, 2100},
+		{[]int64{2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100, 2100,
+			2100, 2100, 2100, 2300}, 95, 2109}, // rank 19 of 20: from the sketch
+	}
+	for _, c := range cases {
+		if got := sketched(c.values, c.pct); got != c.want {
+			t.Fatalf("p%d of %v: %d, want %d", c.pct, c.values, got, c.want)
+		}
+	}
+}

@@ -4,19 +4,27 @@ package main
 // query shape, as the Python engine's queries module (itself mtools'
 // mloginfo --queries grouping): the same operations, the same shape (values
 // replaced by 1; $in, $gt, $gte, $lt, $lte and $exists collapse their
-// operand; keys sorted), the same percentiles and roundings; an aggregate's
-// shape is its pipeline's (pipelineShape), and a getMore is charged to its
-// originatingCommand's group. A getMore logged without one is tied by its
-// cursor id in the Python engine, which keeps the cursors opened: this one
-// hands such a run over rather than keep them too.
+// operand; keys sorted), the same sketch of durations (quantile.go) and
+// roundings; an aggregate's shape is its pipeline's (pipelineShape), and a
+// getMore is charged to its originatingCommand's group. A getMore logged
+// without one is tied by its cursor id in the Python engine, which keeps the
+// cursors opened: this one hands such a run over rather than keep them too.
+//
+// Per group a fixed record of what the report prints (queryGroup, about
+// 140 bytes), its shape's text and its index entry; a map only for a group
+// whose durations fall in more than one bucket or that ran more than one
+// plan. Rows are made from the records as they are written.
 
 import (
 	"bufio"
 	"bytes"
+	"hash/maphash"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 var (
@@ -43,33 +51,170 @@ var querySelection = (&selection{keys: map[string]*selection{
 	}},
 }}).prepare()
 
+// queryKey: a group's key. ns and name are numbers in the state's names
+// (ns -1: None), shape a view of the line until the group is made; hash
+// is of their texts (queryHash), the same in every part.
 type queryKey struct {
-	ns      string
-	nsNone  bool
-	name    string
-	shape   string
-	noShape bool
+	shape          string
+	ns, name, hash int32
+	noShape        bool
 }
 
+// querySeed: the seed of the groups' hashes, one for every part.
+var querySeed = maphash.MakeSeed()
+
+// queryHash: the hash of a key from the hashes of its names and its shape.
+func queryHash(ns, name uint64, shape string, noShape bool) int32 {
+	h := maphash.String(querySeed, shape) ^ bits.RotateLeft64(ns, 21) ^ bits.RotateLeft64(name, 42)
+	if noShape {
+		h = ^h
+	}
+	return int32(h ^ h>>32)
+}
+
+// queryGroup: queries' group, as the report prints it. The sketch is
+// bucket while every duration falls in it, then buckets (bucket -> count);
+// plan is a number in names (-1: none) run planN times, then plans.
 type queryGroup struct {
 	keys, docs, nreturned, total      int64
 	commands, getMores, getMoreMillis int64
-	durations                         map[int64]int64
-	plans                             map[string]*int64
+	min, max, planN                   int64
+	key                               queryKey
+	bucket, plan                      int32
+	more                              *queryMore // nil while one bucket and one plan
 }
 
+// queryMore: the counts of a group of more than one bucket or plan (a
+// map each, nil while there is one).
+type queryMore struct{ buckets, plans map[int32]int64 }
+
+func (g *queryGroup) buckets() map[int32]int64 {
+	if g.more == nil {
+		return nil
+	}
+	return g.more.buckets
+}
+
+func (g *queryGroup) plans() map[int32]int64 {
+	if g.more == nil {
+		return nil
+	}
+	return g.more.plans
+}
+
+func (g *queryGroup) moreOf() *queryMore {
+	if g.more == nil {
+		g.more = &queryMore{}
+	}
+	return g.more
+}
+
+// queryGroups: the groups in chunks of chunkLen; a group's number is its
+// chunk's index times chunkLen plus its place in the chunk, so that merge
+// takes another part's chunks as they are (not full, most of them), where
+// a copy would hold a second record per group until the next collection.
+// A group folded into another by merge stays, counted 0 times (folded).
+type queryGroups struct{ chunks [][]queryGroup }
+
+func (s *queryGroups) at(n int32) *queryGroup { return &s.chunks[n/chunkLen][n%chunkLen] }
+
+func (s *queryGroups) add(g queryGroup) int32 {
+	last := len(s.chunks) - 1
+	if last < 0 || len(s.chunks[last]) == chunkLen {
+		s.chunks = append(s.chunks, make([]queryGroup, 0, chunkLen))
+		last++
+	}
+	s.chunks[last] = append(s.chunks[last], g)
+	return int32(last*chunkLen + len(s.chunks[last]) - 1)
+}
+
+// each calls f with every group not folded into another, in no set order.
+func (s *queryGroups) each(f func(n int32, g *queryGroup)) {
+	for c, chunk := range s.chunks {
+		for i := range chunk {
+			if g := &chunk[i]; !g.folded() {
+				f(int32(c*chunkLen+i), g)
+			}
+		}
+	}
+}
+
+func (g *queryGroup) folded() bool { return g.commands+g.getMores == 0 }
+
 type queryState struct {
-	src     int
-	groups  map[queryKey]*queryGroup
-	shapes  map[string]string // compact key of a normalized filter -> its text
-	bad     tally
-	arena   arena
-	scratch []byte
-	stages  []byte // pipelineShape's text, apart from scratch (each $match's shape)
+	src int
+	// groups: the index of recs, open addressing: each slot a group's
+	// number + 1 (0: empty) under its key's hash (so that neither a probe
+	// nor a growth reads the records), a power of two of them, at most
+	// three quarters used; nil until the first group (main tells an empty
+	// report by its length). A map took 88 bytes a group, this 11 to 21.
+	groups     []uint64
+	grouped    int
+	recs       queryGroups
+	names      []string // namespaces, operation names and plan summaries
+	nameIDs    map[string]int32
+	nameHashes []uint64 // of names, for queryHash
+	bad        tally
+	arena      arena
+	scratch    []byte
+	stages     []byte // pipelineShape's text, apart from scratch (each $match's shape)
 }
 
 func newQueryState(src int) *queryState {
-	return &queryState{src: src, groups: map[queryKey]*queryGroup{}, shapes: map[string]string{}}
+	return &queryState{src: src, nameIDs: map[string]int32{}}
+}
+
+// find: the number of the group of key (-1: none) and the slot where it is
+// or would go.
+func (q *queryState) find(key *queryKey) (n int32, slot int) {
+	mask := len(q.groups) - 1
+	hash := uint32(key.hash)
+	for slot = int(hash) & mask; ; slot = (slot + 1) & mask {
+		v := q.groups[slot]
+		if v == 0 {
+			return -1, slot
+		}
+		if uint32(v>>32) == hash {
+			if n := int32(uint32(v)) - 1; q.recs.at(n).key == *key {
+				return n, slot
+			}
+		}
+	}
+}
+
+// index makes group n, of a key find did not find, found; the slot find
+// gave is lost when the table grows.
+func (q *queryState) index(n int32, slot int) {
+	if (q.grouped+1)*4 > len(q.groups)*3 {
+		old := q.groups
+		q.groups = make([]uint64, max(1024, 2*len(old)))
+		mask := len(q.groups) - 1
+		for _, v := range old {
+			if v != 0 {
+				at := int(v>>32) & mask
+				for q.groups[at] != 0 {
+					at = (at + 1) & mask
+				}
+				q.groups[at] = v
+			}
+		}
+		_, slot = q.find(&q.recs.at(n).key)
+	}
+	q.groups[slot] = uint64(uint32(q.recs.at(n).key.hash))<<32 | uint64(n+1)
+	q.grouped++
+}
+
+// nameID: the number of s (a view of a line: copied when new).
+func (q *queryState) nameID(s string) int32 {
+	if id, ok := q.nameIDs[s]; ok {
+		return id
+	}
+	s = strings.Clone(s)
+	id := int32(len(q.names))
+	q.nameIDs[s] = id
+	q.names = append(q.names, s)
+	q.nameHashes = append(q.nameHashes, maphash.String(querySeed, s))
+	return id
 }
 
 func (q *queryState) feed(offset int64, line []byte) {
@@ -113,14 +258,13 @@ func (q *queryState) fromAttr(attr *value) {
 			return
 		}
 	}
-	key := queryKey{name: name}
+	key := queryKey{name: q.nameID(name), ns: -1}
 	key.shape, key.noShape = q.commandShape(low, command)
 	ns := attr.get("ns")
 	switch {
 	case ns == nil || ns.k == kNull:
-		key.nsNone = true
 	case ns.k == kString:
-		key.ns = ns.s
+		key.ns = q.nameID(ns.s)
 	default:
 		bail("a slow query ns that is not a string")
 	}
@@ -132,11 +276,11 @@ func (q *queryState) fromAttr(attr *value) {
 	if plan != nil && plan.k != kString && plan.k != kNull {
 		bail("a plan summary that is not a string")
 	}
-	var planText *string
+	planID := int32(-1)
 	if plan != nil && plan.k == kString {
-		planText = &plan.s
+		planID = q.nameID(plan.s)
 	}
-	q.add(key, ms, keys, docs, nret, planText, getMore)
+	q.add(key, ms, keys, docs, nret, planID, getMore)
 }
 
 // queryName: the operation of a slow query (its type, or a command's first
@@ -215,44 +359,75 @@ func (q *queryState) pipelineShape(pipeline *value) (shape string, noShape bool)
 		lead = i == 0 && name == "$changeStream"
 	}
 	q.stages = b
-	if cached, ok := q.shapes[string(b)]; ok {
-		return cached, false
-	}
-	text := string(b)
-	q.shapes[text] = text
-	return text, false
+	return view(b), false
 }
 
-// add counts a slow query in its group (State.add). The key's strings may
-// be views of the line: they are copied when the group is made.
-func (q *queryState) add(key queryKey, ms, keys, docs, nret int64, plan *string, getMore bool) {
-	g := q.groups[key]
-	if g == nil {
-		g = &queryGroup{durations: map[int64]int64{}, plans: map[string]*int64{}}
-		key.ns, key.name = strings.Clone(key.ns), strings.Clone(key.name)
-		q.groups[key] = g
+// view: b as a string without a copy, valid until b is written again (add
+// copies a shape when it makes its group).
+func view(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// add counts a slow query in its group (State.add).
+func (q *queryState) add(key queryKey, ms, keys, docs, nret int64, plan int32, getMore bool) {
+	if ms >= exactFloat || ms <= -exactFloat {
+		bail("a duration beyond what a float holds exactly")
 	}
+	var nsHash uint64
+	if key.ns >= 0 {
+		nsHash = q.nameHashes[key.ns]
+	}
+	key.hash = queryHash(nsHash, q.nameHashes[key.name], key.shape, key.noShape)
+	at, slot := int32(-1), 0
+	if q.groups != nil {
+		at, slot = q.find(&key)
+	}
+	if at < 0 {
+		key.shape = strings.Clone(key.shape)
+		at = q.recs.add(queryGroup{key: key, bucket: quantileBucket(ms), min: ms, max: ms, plan: -1})
+		q.index(at, slot)
+	} else {
+		g := q.recs.at(at)
+		g.countDuration(quantileBucket(ms), 1)
+		g.min, g.max = min(g.min, ms), max(g.max, ms)
+	}
+	g := q.recs.at(at)
 	g.keys += keys
 	g.docs += docs
 	g.nreturned += nret
 	g.total += ms
-	g.durations[ms]++
 	if getMore {
 		g.getMores++
 		g.getMoreMillis += ms
 	} else {
 		g.commands++
 	}
-	if plan != nil {
-		// Counted through a pointer: assigning to a map with an existing
-		// key would store the plan, a view of the line, as the key.
-		n := g.plans[*plan]
-		if n == nil {
-			n = new(int64)
-			g.plans[strings.Clone(*plan)] = n
-		}
-		*n++
+	if plan >= 0 {
+		g.countPlan(plan, 1)
 	}
+}
+
+// countDuration counts n durations of bucket k, before the group's counts
+// are added to.
+func (g *queryGroup) countDuration(k int32, n int64) {
+	switch {
+	case g.buckets() != nil:
+		g.more.buckets[k] += n
+	case k != g.bucket:
+		g.moreOf().buckets = map[int32]int64{g.bucket: g.commands + g.getMores, k: n}
+	}
+}
+
+func (g *queryGroup) countPlan(plan int32, n int64) {
+	switch {
+	case g.plans() != nil:
+		g.more.plans[plan] += n
+	case g.plan < 0:
+		g.plan = plan
+	case plan != g.plan:
+		g.moreOf().plans = map[int32]int64{g.plan: g.planN, plan: n}
+	}
+	g.planN += n
 }
 
 // asciiLower: str.lower() where it can matter (the names compared are
@@ -339,25 +514,61 @@ func appendShape(dst []byte, v *value) []byte {
 	return append(dst, '1')
 }
 
-// shapeText: the shape's text, one string per distinct shape (a log has few).
+// shapeText: the shape's text, a view of scratch.
 func (q *queryState) shapeText(source *value) string {
 	q.scratch = appendShape(q.scratch[:0], source)
-	if cached, ok := q.shapes[string(q.scratch)]; ok {
-		return cached
-	}
-	text := string(q.scratch)
-	q.shapes[text] = text
-	return text
+	return view(q.scratch)
 }
 
+// merge folds in o, the part that follows, and leaves it empty: o's
+// records are taken as they are (the first part's wholesale, into an empty
+// state), those of a group this state has folded into it.
 func (q *queryState) merge(o *queryState) {
 	q.bad.merge(&o.bad)
-	for key, theirs := range o.groups {
-		mine := q.groups[key]
-		if mine == nil {
-			q.groups[key] = theirs
-			continue
+	if q.grouped == 0 {
+		q.groups, q.grouped, q.recs = o.groups, o.grouped, o.recs
+		q.names, q.nameIDs, q.nameHashes = o.names, o.nameIDs, o.nameHashes
+		*o = queryState{src: o.src}
+		return
+	}
+	ids := make([]int32, len(o.names))
+	for i, name := range o.names {
+		ids[i] = q.nameID(name)
+	}
+	id := func(n int32) int32 {
+		if n < 0 {
+			return n
 		}
+		return ids[n]
+	}
+	base := int32(len(q.recs.chunks) * chunkLen)
+	q.recs.chunks = append(q.recs.chunks, o.recs.chunks...)
+	o.groups = nil
+	o.recs.each(func(n int32, theirs *queryGroup) {
+		theirs.key.ns, theirs.key.name = id(theirs.key.ns), id(theirs.key.name)
+		plan, plans, planN := theirs.plan, theirs.plans(), theirs.planN
+		theirs.plan, theirs.planN = -1, 0
+		if theirs.more != nil {
+			theirs.more.plans = nil
+		}
+		at, slot := q.find(&theirs.key)
+		if at < 0 {
+			q.index(base+n, slot)
+			theirs.mergePlans(plan, plans, planN, id)
+			return
+		}
+		mine := q.recs.at(at)
+		if theirs.buckets() == nil {
+			mine.countDuration(theirs.bucket, theirs.commands+theirs.getMores)
+		} else {
+			if mine.buckets() == nil {
+				mine.moreOf().buckets = map[int32]int64{mine.bucket: mine.commands + mine.getMores}
+			}
+			for k, n := range theirs.more.buckets {
+				mine.more.buckets[k] += n
+			}
+		}
+		mine.min, mine.max = min(mine.min, theirs.min), max(mine.max, theirs.max)
 		mine.keys += theirs.keys
 		mine.docs += theirs.docs
 		mine.nreturned += theirs.nreturned
@@ -365,28 +576,30 @@ func (q *queryState) merge(o *queryState) {
 		mine.commands += theirs.commands
 		mine.getMores += theirs.getMores
 		mine.getMoreMillis += theirs.getMoreMillis
-		for ms, n := range theirs.durations {
-			mine.durations[ms] += n
-		}
-		for plan, n := range theirs.plans {
-			if have := mine.plans[plan]; have != nil {
-				*have += *n
-			} else {
-				mine.plans[plan] = n
-			}
-		}
+		mine.mergePlans(plan, plans, planN, id)
+		*theirs = queryGroup{} // folded
+	})
+	*o = queryState{src: o.src}
+}
+
+// mergePlans counts another part's plans (plan run planN times, or plans)
+// in g, their numbers made this part's by id.
+func (g *queryGroup) mergePlans(plan int32, plans map[int32]int64, planN int64, id func(int32) int32) {
+	if plans == nil && plan >= 0 {
+		g.countPlan(id(plan), planN)
+	}
+	for p, n := range plans {
+		g.countPlan(id(p), n)
 	}
 }
 
+// queryRow: what a row prints beyond its group's own figures.
 type queryRow struct {
-	key                              queryKey
-	count, min, max, total           int64
-	commands, getMores, getMoreMs    int64
-	median, p95                      pyNum
+	*queryGroup
+	median, p95                      int64
 	share                            float64
-	keys, docs, nreturned            int64
-	keysPerReturned, docsPerReturned *float64
-	plan                             *string
+	keysPerReturned, docsPerReturned optFloat
+	plan                             int32 // -1: none
 	planSummaries                    int
 }
 
@@ -398,218 +611,265 @@ func checkExact(n int64) {
 	}
 }
 
-// percentile: common.percentile over the durations' histogram.
-func percentile(values []int64, counts []int64, n int64, pct int64) pyNum {
-	at := func(k int64) int64 {
-		for i, c := range counts {
-			if k < c {
-				return values[i]
-			}
-			k -= c
-		}
-		return values[len(values)-1]
-	}
-	rank := float64((n-1)*pct) / 100.0
-	low := int64(rank)
-	high := low + 1
-	if high > n-1 {
-		high = n - 1
-	}
-	lo, hi := at(low), at(high)
-	checkExact(lo)
-	checkExact(hi)
-	v := float64(lo) + float64(hi-lo)*(rank-float64(low))
-	if v == float64(int64(v)) {
-		return pyNum{i: int64(v)}
-	}
-	return pyNum{isFloat: true, f: round1(v)}
+// optFloat: a float or None.
+type optFloat struct {
+	f  float64
+	ok bool
 }
 
-func ratio(a, b int64) *float64 {
+func ratio(a, b int64) optFloat {
 	if b == 0 {
-		return nil
+		return optFloat{}
 	}
 	checkExact(a)
 	checkExact(b)
-	r := round1(float64(a) / float64(b))
-	return &r
+	return optFloat{round1(float64(a) / float64(b)), true}
 }
 
-func (q *queryState) rows() []queryRow {
+// queryOrder: the report's rows, as numbers of q.recs, by total time, then
+// namespace, operation and shape (queries._ordered); grand: every group's
+// total time.
+type queryOrder struct {
+	rows  []int32
+	grand int64
+}
+
+func (q *queryState) nsText(k queryKey) string {
+	if k.ns < 0 {
+		return "None"
+	}
+	return q.names[k.ns]
+}
+
+// queryRanked: what orders a row, beside its group's number: the records
+// lie all over the heap.
+type queryRanked struct {
+	total    int64
+	shape    string
+	ns, name int32
+	n        int32
+	noShape  bool
+}
+
+func (q *queryState) compareRanked(x, y *queryRanked) int {
+	if x.total != y.total {
+		if x.total > y.total {
+			return -1
+		}
+		return 1
+	}
+	if x.ns != y.ns {
+		if c := strings.Compare(q.nsText(queryKey{ns: x.ns}), q.nsText(queryKey{ns: y.ns})); c != 0 {
+			return c
+		}
+	}
+	if x.name != y.name {
+		if c := strings.Compare(q.names[x.name], q.names[y.name]); c != 0 {
+			return c
+		}
+	}
+	if c := strings.Compare(x.shape, y.shape); c != 0 {
+		return c
+	}
+	if x.ns != y.ns || x.noShape != y.noShape {
+		bail("two groups that differ only by a missing namespace or shape")
+	}
+	return 0
+}
+
+// rows: the groups in the report's order, each half sorted on a core of
+// its own, then merged.
+func (q *queryState) rows() queryOrder {
 	var grand int64
-	for _, g := range q.groups {
+	order := make([]queryRanked, 0, q.grouped)
+	q.recs.each(func(n int32, g *queryGroup) {
 		grand += g.total
-	}
-	checkExact(grand)
-	out := make([]queryRow, 0, len(q.groups))
-	for key, g := range q.groups {
-		values := make([]int64, 0, len(g.durations))
-		for ms := range g.durations {
-			values = append(values, ms)
-		}
-		sort.Slice(values, func(i, j int) bool { return values[i] < values[j] })
-		counts := make([]int64, len(values))
-		var n int64
-		for i, ms := range values {
-			counts[i] = g.durations[ms]
-			n += counts[i]
-		}
-		row := queryRow{key: key, count: n, min: values[0], max: values[len(values)-1], total: g.total,
-			commands: g.commands, getMores: g.getMores, getMoreMs: g.getMoreMillis,
-			median: percentile(values, counts, n, 50), p95: percentile(values, counts, n, 95),
-			keys: g.keys, docs: g.docs, nreturned: g.nreturned,
-			keysPerReturned: ratio(g.keys, g.nreturned), docsPerReturned: ratio(g.docs, g.nreturned),
-			planSummaries: len(g.plans)}
-		if grand != 0 {
-			row.share = round1(100.0 * float64(g.total) / float64(grand))
-		}
-		if len(g.plans) > 0 {
-			plans := make([]string, 0, len(g.plans))
-			for p := range g.plans {
-				plans = append(plans, p)
-			}
-			sort.Strings(plans)
-			best := plans[0]
-			for _, p := range plans[1:] {
-				if *g.plans[p] > *g.plans[best] {
-					best = p
-				}
-			}
-			row.plan = &best
-		}
-		out = append(out, row)
-	}
-	nsText := func(k queryKey) string {
-		if k.nsNone {
-			return "None"
-		}
-		return k.ns
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.total != b.total {
-			return a.total > b.total
-		}
-		if x, y := nsText(a.key), nsText(b.key); x != y {
-			return x < y
-		}
-		if a.key.name != b.key.name {
-			return a.key.name < b.key.name
-		}
-		if a.key.shape != b.key.shape {
-			return a.key.shape < b.key.shape
-		}
-		if a.key.nsNone != b.key.nsNone || a.key.noShape != b.key.noShape {
-			bail("two groups that differ only by a missing namespace or shape")
-		}
-		return false
+		order = append(order, queryRanked{g.total, g.key.shape, g.key.ns, g.key.name, n, g.key.noShape})
 	})
-	return out
+	checkExact(grand)
+	cmp := func(x, y queryRanked) int { return q.compareRanked(&x, &y) }
+	low, high := order[:len(order)/2], order[len(order)/2:]
+	wait := goCatching(func() { slices.SortFunc(low, cmp) })
+	slices.SortFunc(high, cmp)
+	if r := wait(); r != nil {
+		panic(r)
+	}
+	rows := make([]int32, 0, len(order))
+	for len(low) > 0 && len(high) > 0 {
+		if q.compareRanked(&high[0], &low[0]) < 0 {
+			rows, high = append(rows, high[0].n), high[1:]
+		} else {
+			rows, low = append(rows, low[0].n), low[1:]
+		}
+	}
+	for _, r := range low {
+		rows = append(rows, r.n)
+	}
+	for _, r := range high {
+		rows = append(rows, r.n)
+	}
+	return queryOrder{rows, grand}
 }
 
-func appendFloatOrNull(b []byte, f *float64) []byte {
-	if f == nil {
+// row: queries._row of the group at.
+func (q *queryState) row(at int32, grand int64) queryRow {
+	g := q.recs.at(at)
+	n := g.commands + g.getMores
+	r := queryRow{queryGroup: g, keysPerReturned: ratio(g.keys, g.nreturned),
+		docsPerReturned: ratio(g.docs, g.nreturned), plan: g.plan}
+	if g.buckets() == nil {
+		one := []int32{g.bucket}
+		r.median = quantileOf(one, []int64{n}, n, 50, g.min, g.max)
+		r.p95 = quantileOf(one, []int64{n}, n, 95, g.min, g.max)
+	} else {
+		buckets := make([]int32, 0, len(g.more.buckets))
+		for k := range g.more.buckets {
+			buckets = append(buckets, k)
+		}
+		slices.Sort(buckets)
+		counts := make([]int64, len(buckets))
+		for i, k := range buckets {
+			counts[i] = g.more.buckets[k]
+		}
+		r.median = quantileOf(buckets, counts, n, 50, g.min, g.max)
+		r.p95 = quantileOf(buckets, counts, n, 95, g.min, g.max)
+	}
+	if grand != 0 {
+		r.share = round1(100.0 * float64(g.total) / float64(grand))
+	}
+	switch {
+	case g.plans() != nil:
+		r.planSummaries = len(g.more.plans)
+		for p, count := range g.more.plans {
+			// max(sorted(plans), key=count): the first in text order of the most run
+			if best := g.more.plans[r.plan]; count > best || count == best && q.names[p] < q.names[r.plan] {
+				r.plan = p
+			}
+		}
+	case g.plan >= 0:
+		r.planSummaries = 1
+	}
+	return r
+}
+
+func appendFloatOrNull(b []byte, f optFloat) []byte {
+	if !f.ok {
 		return append(b, "null"...)
 	}
-	return append(b, pyRepr(*f)...)
+	return append(b, pyRepr(f.f)...)
 }
 
-func (q *queryState) outputJSON(out *bufio.Writer, rows []queryRow) {
-	var b []byte
-	for _, r := range rows {
-		b = append(b[:0], `{"record":"query","namespace":`...)
-		if r.key.nsNone {
-			b = append(b, "null"...)
-		} else {
-			b = appendJSONString(b, r.key.ns)
+// outputJSON: the rows formatted by every core, a batch each at a time.
+func (q *queryState) outputJSON(out *bufio.Writer, order queryOrder) {
+	writeBatches(out, len(order.rows), func(b []byte, lo, hi int) []byte {
+		for _, at := range order.rows[lo:hi] {
+			b = q.appendJSON(b, q.row(at, order.grand))
 		}
-		b = append(b, `,"operation":`...)
-		b = appendJSONString(b, r.key.name)
-		b = append(b, `,"shape":`...)
-		if r.key.noShape {
-			b = append(b, "null"...)
-		} else {
-			b = appendJSONString(b, r.key.shape)
-		}
-		b = append(b, `,"count":`...)
-		b = strconv.AppendInt(b, r.count, 10)
-		b = append(b, `,"commands":`...)
-		b = strconv.AppendInt(b, r.commands, 10)
-		b = append(b, `,"getMores":`...)
-		b = strconv.AppendInt(b, r.getMores, 10)
-		b = append(b, `,"minMillis":`...)
-		b = strconv.AppendInt(b, r.min, 10)
-		b = append(b, `,"medianMillis":`...)
-		b = append(b, r.median.String()...)
-		b = append(b, `,"p95Millis":`...)
-		b = append(b, r.p95.String()...)
-		b = append(b, `,"maxMillis":`...)
-		b = strconv.AppendInt(b, r.max, 10)
-		b = append(b, `,"totalMillis":`...)
-		b = strconv.AppendInt(b, r.total, 10)
-		b = append(b, `,"getMoreMillis":`...)
-		b = strconv.AppendInt(b, r.getMoreMs, 10)
-		b = append(b, `,"sharePercent":`...)
-		b = append(b, pyRepr(r.share)...)
-		b = append(b, `,"keysExamined":`...)
-		b = strconv.AppendInt(b, r.keys, 10)
-		b = append(b, `,"docsExamined":`...)
-		b = strconv.AppendInt(b, r.docs, 10)
-		b = append(b, `,"nreturned":`...)
-		b = strconv.AppendInt(b, r.nreturned, 10)
-		b = append(b, `,"keysExaminedPerReturned":`...)
-		b = appendFloatOrNull(b, r.keysPerReturned)
-		b = append(b, `,"docsExaminedPerReturned":`...)
-		b = appendFloatOrNull(b, r.docsPerReturned)
-		b = append(b, `,"planSummary":`...)
-		if r.plan == nil {
-			b = append(b, "null"...)
-		} else {
-			b = appendJSONString(b, *r.plan)
-		}
-		b = append(b, `,"planSummaries":`...)
-		b = strconv.AppendInt(b, int64(r.planSummaries), 10)
-		b = append(b, `,"format":"json"}`+"\n"...)
-		out.Write(b)
+		return b
+	})
+}
+
+func (q *queryState) appendJSON(b []byte, r queryRow) []byte {
+	b = append(b, `{"record":"query","namespace":`...)
+	if r.key.ns < 0 {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, q.names[r.key.ns])
 	}
+	b = append(b, `,"operation":`...)
+	b = appendJSONString(b, q.names[r.key.name])
+	b = append(b, `,"shape":`...)
+	if r.key.noShape {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, r.key.shape)
+	}
+	b = append(b, `,"count":`...)
+	b = strconv.AppendInt(b, r.commands+r.getMores, 10)
+	b = append(b, `,"commands":`...)
+	b = strconv.AppendInt(b, r.commands, 10)
+	b = append(b, `,"getMores":`...)
+	b = strconv.AppendInt(b, r.getMores, 10)
+	b = append(b, `,"minMillis":`...)
+	b = strconv.AppendInt(b, r.min, 10)
+	b = append(b, `,"medianMillis":`...)
+	b = strconv.AppendInt(b, r.median, 10)
+	b = append(b, `,"p95Millis":`...)
+	b = strconv.AppendInt(b, r.p95, 10)
+	b = append(b, `,"percentileRelativeError":`...)
+	b = append(b, pyRepr(quantileErrorPercent/100.0)...)
+	b = append(b, `,"maxMillis":`...)
+	b = strconv.AppendInt(b, r.max, 10)
+	b = append(b, `,"totalMillis":`...)
+	b = strconv.AppendInt(b, r.total, 10)
+	b = append(b, `,"getMoreMillis":`...)
+	b = strconv.AppendInt(b, r.getMoreMillis, 10)
+	b = append(b, `,"sharePercent":`...)
+	b = append(b, pyRepr(r.share)...)
+	b = append(b, `,"keysExamined":`...)
+	b = strconv.AppendInt(b, r.keys, 10)
+	b = append(b, `,"docsExamined":`...)
+	b = strconv.AppendInt(b, r.docs, 10)
+	b = append(b, `,"nreturned":`...)
+	b = strconv.AppendInt(b, r.nreturned, 10)
+	b = append(b, `,"keysExaminedPerReturned":`...)
+	b = appendFloatOrNull(b, r.keysPerReturned)
+	b = append(b, `,"docsExaminedPerReturned":`...)
+	b = appendFloatOrNull(b, r.docsPerReturned)
+	b = append(b, `,"planSummary":`...)
+	if r.plan < 0 {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, q.names[r.plan])
+	}
+	b = append(b, `,"planSummaries":`...)
+	b = strconv.AppendInt(b, int64(r.planSummaries), 10)
+	b = append(b, `,"format":"json"}`+"\n"...)
+	return b
+}
+
+// queryNamespace: a row of queries.namespaces.
+type queryNamespace struct {
+	ns                                int32
+	shapes, commands, getMores, total int64
 }
 
 // queryNamespaces: queries.namespaces, per namespace: shapes, commands,
 // getMores, total ms, by total time.
-func queryNamespaces(rows []queryRow) (out []queryRow) {
-	at := map[string]int{}
-	nsText := func(k queryKey) string {
-		if k.nsNone {
-			return "None"
-		}
-		return k.ns
-	}
-	for _, r := range rows {
-		k, ok := at[nsText(r.key)]
+func (q *queryState) queryNamespaces() []queryNamespace {
+	at := map[int32]int{}
+	var out []queryNamespace
+	q.recs.each(func(_ int32, g *queryGroup) {
+		k, ok := at[g.key.ns]
 		if !ok {
 			k = len(out)
-			at[nsText(r.key)] = k
-			out = append(out, queryRow{key: queryKey{ns: r.key.ns, nsNone: r.key.nsNone}})
+			at[g.key.ns] = k
+			out = append(out, queryNamespace{ns: g.key.ns})
 		}
-		out[k].planSummaries++ // shapes
-		out[k].commands += r.commands
-		out[k].getMores += r.getMores
-		out[k].total += r.total
-	}
+		out[k].shapes++
+		out[k].commands += g.commands
+		out[k].getMores += g.getMores
+		out[k].total += g.total
+	})
+	nsText := func(ns int32) string { return q.nsText(queryKey{ns: ns}) }
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].total != out[j].total {
 			return out[i].total > out[j].total
 		}
-		return nsText(out[i].key) < nsText(out[j].key)
+		return nsText(out[i].ns) < nsText(out[j].ns)
 	})
 	return out
 }
 
-func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow, top int) {
-	if len(rows) == 0 {
+// percentilesNote: queries.PERCENTILES_NOTE, the line under the table.
+var percentilesNote = "MEDIAN MS and P95 MS: nearest rank, from a sketch within " + strconv.Itoa(quantileErrorPercent) +
+	"% of the exact values (exact below 100 ms)\n"
+
+func (q *queryState) outputTable(out *bufio.Writer, order queryOrder, top int) {
+	if len(order.rows) == 0 {
 		return
 	}
-	perNs := queryNamespaces(rows)
+	perNs := q.queryNamespaces()
 	var grand int64
 	for _, n := range perNs {
 		grand += n.total
@@ -618,58 +878,58 @@ func (q *queryState) outputTable(out *bufio.Writer, rows []queryRow, top int) {
 		map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true}, func(emit func([]cell)) {
 			for _, n := range perNs {
 				var ns cell
-				if !n.key.nsNone {
-					ns = str(n.key.ns)
+				if n.ns >= 0 {
+					ns = str(q.names[n.ns])
 				}
 				share := 0.0
 				if grand != 0 {
 					share = round1(100.0 * float64(n.total) / float64(grand))
 				}
-				emit([]cell{ns, itoa(int64(n.planSummaries)), itoa(n.commands), itoa(n.getMores), itoa(n.total),
+				emit([]cell{ns, itoa(n.shapes), itoa(n.commands), itoa(n.getMores), itoa(n.total),
 					str(strconv.FormatFloat(share, 'f', 1, 64) + "%")})
 			}
 		})
-	shown := rows[:shownOf(top, len(rows))]
+	shown := order.rows[:shownOf(top, len(order.rows))]
 	headers := []string{"NAMESPACE", "OPERATION", "SHAPE", "COMMANDS", "GETMORES", "MIN MS", "MEDIAN MS", "P95 MS",
 		"MAX MS", "TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"}
-	body := make([][]cell, 0, len(shown))
-	floatCell := func(f *float64) cell {
-		if f == nil {
+	floatCell := func(f optFloat) cell {
+		if !f.ok {
 			return nil
 		}
-		return str(pyRepr(*f))
-	}
-	for _, r := range shown {
-		var ns, shape, plan cell
-		if !r.key.nsNone {
-			ns = str(r.key.ns)
-		}
-		if !r.key.noShape {
-			shape = str(r.key.shape)
-		}
-		if r.plan != nil {
-			p := *r.plan
-			if p != "" && r.planSummaries > 1 {
-				p += " (+" + strconv.Itoa(r.planSummaries-1) + " more)"
-			}
-			plan = str(p)
-		}
-		body = append(body, []cell{ns, str(r.key.name), shape, itoa(r.commands), itoa(r.getMores), itoa(r.min),
-			str(r.median.String()),
-			str(r.p95.String()), itoa(r.max), itoa(r.total), str(strconv.FormatFloat(r.share, 'f', 1, 64) + "%"),
-			floatCell(r.keysPerReturned), floatCell(r.docsPerReturned), plan})
+		return str(pyRepr(f.f))
 	}
 	numeric := map[int]bool{}
 	for i := 3; i < 13; i++ {
 		numeric[i] = true
 	}
+	// The cells are made afresh on each pass (widths, then lines): no table
+	// is held, --all included.
 	table := planTable(headers, numeric, func(emit func([]cell)) {
-		for _, row := range body {
-			emit(row)
+		for _, at := range shown {
+			r := q.row(at, order.grand)
+			var ns, shape, plan cell
+			if r.key.ns >= 0 {
+				ns = str(q.names[r.key.ns])
+			}
+			if !r.key.noShape {
+				shape = str(r.key.shape)
+			}
+			if r.plan >= 0 {
+				p := q.names[r.plan]
+				if p != "" && r.planSummaries > 1 {
+					p += " (+" + strconv.Itoa(r.planSummaries-1) + " more)"
+				}
+				plan = str(p)
+			}
+			emit([]cell{ns, str(q.names[r.key.name]), shape, itoa(r.commands), itoa(r.getMores), itoa(r.min),
+				itoa(r.median), itoa(r.p95), itoa(r.max), itoa(r.total),
+				str(strconv.FormatFloat(r.share, 'f', 1, 64) + "%"),
+				floatCell(r.keysPerReturned), floatCell(r.docsPerReturned), plan})
 		}
 	})
 	out.WriteString("Per namespace (" + strconv.Itoa(len(perNs)) + ")\n")
 	summary.write(out)
 	out.WriteString("\n")
-	rankedTable{"Query shapes", "Query shapes with the most total time", len(rows), len(shown), table}.write(out)
+	rankedTable{"Query shapes", "Query shapes with the most total time", len(order.rows), len(shown), table}.write(out)
+	out.WriteString(percentilesNote)
 }

@@ -38,8 +38,9 @@ Reports
   queries   Slow operations grouped by namespace, operation and query shape
             (the filter with its values replaced by 1, as mloginfo --queries
             does, which reads legacy text logs only): commands and getMores,
-            min, median, p95, max and total ms, share of the total time, keys
-            and documents examined per returned document, the most used plan.
+            min, median, p95, max and total ms (median and p95: nearest rank,
+            within 1%), share of the total time, keys and documents examined
+            per returned document, the most used plan.
             Sorted by total time. An aggregate's shape is its pipeline: the
             leading $match's filter, then the stage names
             ($match {"k": 1} | $group | $sort; $changeStream | $match {...}).

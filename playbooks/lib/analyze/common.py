@@ -117,18 +117,6 @@ def median(values):
     return int(value) if value == int(value) else value
 
 
-def percentile(ordered, pct):
-    """Linear interpolation between closest ranks (numpy's default, which
-    mloginfo uses), on a sorted list."""
-    if not ordered:
-        return None
-    rank = (len(ordered) - 1) * pct / 100.0
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    value = ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
-    return int(value) if value == int(value) else round(value, 1)
-
-
 # ---------------------------------------------------------------- output --
 
 def human_bytes(n):

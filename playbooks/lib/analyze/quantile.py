@@ -65,8 +65,14 @@ def quantile(counts, n, pct, low, high):
     """The pct-th percentile (nearest rank) of n values counted per bucket
     in counts (dict bucket -> count), whose smallest is low and largest
     high: the value of the bucket that holds that rank, kept within
-    [low, high] (where the exact one is: never further from it)."""
+    [low, high] (where the exact one is: never further from it). The
+    first and last ranks are low and high themselves: a p95 of fewer than
+    20 values is exact."""
     wanted = rank(n, pct)
+    if wanted >= n:
+        return high
+    if wanted == 1:
+        return low
     seen = 0
     for k in sorted(counts):
         seen += counts[k]

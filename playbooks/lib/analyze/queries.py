@@ -3,10 +3,12 @@ query shape, the grouping of mtools' `mloginfo --queries` (which reads
 legacy text logs only): the same operations (query, update and remove ops;
 count, findAndModify, geoNear, find and aggregate commands), the same shape
 (the filter with every value replaced by 1; $in, $gt, $gte, $lt, $lte and
-$exists collapse their whole operand to 1; keys sorted), the same percentile
-(linear interpolation). For JSON logs it gives what mloginfo cannot read at
-all, plus keys and documents examined per returned document, the plan
-summary and each group's share of the total time.
+$exists collapse their whole operand to 1; keys sorted). Its median and
+p95 are the nearest-rank ones read from a quantile sketch (quantile.py),
+within 1% of the exact values (mloginfo interpolates between the exact
+ones, which needs them all kept). For JSON logs it gives what mloginfo
+cannot read at all, plus keys and documents examined per returned
+document, the plan summary and each group's share of the total time.
 
 Where mloginfo stops, keyhole and Hatchet go on, and so does this report:
 an aggregate's shape is its pipeline (the leading $match's filter shape,
@@ -19,10 +21,12 @@ opened that cursor id earlier in the files (read in the order given), else
 a group "(unknown origin)" of its namespace. A group counts its commands and
 its getMores apart; its times and figures are those of both.
 
-Memory: per group, the distinct durations with their counts (exact median
-and p95 without one entry per line); per cursor left open, its id and the
-number of its group (12 bytes in two arrays), made searchable (a dict, about
-100 bytes a cursor) only once a getMore comes without originatingCommand,
+Memory: per group, what the report prints (sums, counts, min and max, the
+plans run) and a quantile sketch (one count per bucket of about 2% of the
+durations; the bucket alone while they share one); rows are made one at a
+time as they are written. Per cursor left open, its id and the number of
+its group (12 bytes in two arrays), made searchable (a dict, about 100
+bytes a cursor) only once a getMore comes without originatingCommand,
 which 4.4+ JSON and 3.4+ text logs never need."""
 
 import json
@@ -31,13 +35,17 @@ from array import array
 import orjson
 
 from . import legacy, logv2
-from .common import DEFAULT_TOP, Bad, Unparsable, as_int, first_key, percentile, write_ranked, write_table
+from . import quantile
+from .common import DEFAULT_TOP, Bad, Unparsable, as_int, first_key, write_ranked, write_table
 from .source import feed_matching, sparse
 
 WHAT = "slow query"
 OPS = {"query", "update", "remove"}
 GETMORE_OPS = {"getmore"}  # the legacy op (OP_GET_MORE); the command is getMore
 UNKNOWN_ORIGIN = "(unknown origin)"
+FORMATS = {"json": 1, "text": 2}  # a group's formats, as bits
+PERCENTILES_NOTE = ("MEDIAN MS and P95 MS: nearest rank, from a sketch within %d%% of the exact values"
+                    " (exact below 100 ms)\n" % quantile.ERROR_PERCENT)
 COMMAND, GETMORE, GETMORE_TIE = 0, 1, 2  # what an event is: see State.add
 COMMANDS = {"count", "findandmodify", "geonear", "find", "aggregate"}
 COLLAPSING = {"$in", "$gt", "$gte", "$lt", "$lte", "$exists"}
@@ -85,16 +93,22 @@ def normalize(value):
 
 
 _SHAPES = {}
+SHAPES_KEPT = 1024  # texts cached (4 MiB): a log of a shape per line would fill the cache with each
 
 
 def shape_text(shape):
     """mloginfo's text of a shape (sorted keys, ", " and ": "); a log has few
-    shapes, so each text is made once and found by orjson's compact form."""
+    shapes, so each text is made once and found by orjson's compact form.
+    The cache starts afresh when full: each of its keys takes the 4 KiB
+    orjson gives its output, and a log of distinct shapes made it hold
+    every one."""
     if shape is None:
         return None
     key = orjson.dumps(shape, option=orjson.OPT_SORT_KEYS)
     text = _SHAPES.get(key)
     if text is None:
+        if len(_SHAPES) >= SHAPES_KEPT:
+            _SHAPES.clear()
         text = _SHAPES[key] = json.dumps(shape, sort_keys=True, separators=(", ", ": "), ensure_ascii=False)
     return text
 
@@ -599,38 +613,84 @@ class State:
         return None if at is None else self.keys[self.opened_keys[at]]
 
 
-# A group: keys, docs, nreturned, total ms, {ms: count}, {plan: count},
-# {format}, commands, getMores, getMore ms.
+# A group: keys, docs, nreturned, total ms, sketch, plan, formats, commands,
+# getMores, getMore ms, min ms, max ms, plan count. The sketch is the bucket
+# of every duration while they share one (quantile.bucket), then a dict
+# bucket -> count; the plan is None, the only plan summary seen (used by
+# plan count lines), then a dict plan -> count; formats are FORMATS bits.
+(G_KEYS, G_DOCS, G_NRET, G_TOTAL, G_SKETCH, G_PLAN, G_FMT, G_COMMANDS, G_GETMORES, G_GETMORE_MS, G_MIN, G_MAX,
+ G_PLAN_N) = range(13)
+
+
 def _new_group():
-    return [0, 0, 0, 0, {}, {}, set(), 0, 0, 0]
+    return [0, 0, 0, 0, None, None, 0, 0, 0, 0, None, None, 0]
 
 
 def _count(group, ms, keys, docs, nreturned, plan, fmt, getmore):
-    group[0] += keys
-    group[1] += docs
-    group[2] += nreturned
-    group[3] += ms
-    durations = group[4]
-    durations[ms] = durations.get(ms, 0) + 1
-    if plan is not None:
-        plans = group[5]
-        plans[plan] = plans.get(plan, 0) + 1
-    if fmt not in group[6]:
-        group[6].add(fmt)
-    if getmore:
-        group[8] += 1
-        group[9] += ms
+    group[G_KEYS] += keys
+    group[G_DOCS] += docs
+    group[G_NRET] += nreturned
+    group[G_TOTAL] += ms
+    k = quantile.bucket(ms)
+    sketch = group[G_SKETCH]
+    if sketch is None:
+        group[G_SKETCH] = k
+        group[G_MIN] = group[G_MAX] = ms
     else:
-        group[7] += 1
+        if sketch.__class__ is dict:
+            sketch[k] = sketch.get(k, 0) + 1
+        elif sketch != k:
+            group[G_SKETCH] = {sketch: group[G_COMMANDS] + group[G_GETMORES], k: 1}
+        if ms < group[G_MIN]:
+            group[G_MIN] = ms
+        elif ms > group[G_MAX]:
+            group[G_MAX] = ms
+    if plan is not None:
+        _count_plan(group, plan, 1)
+    group[G_FMT] |= FORMATS[fmt]
+    if getmore:
+        group[G_GETMORES] += 1
+        group[G_GETMORE_MS] += ms
+    else:
+        group[G_COMMANDS] += 1
+
+
+def _count_plan(group, plan, n):
+    plans = group[G_PLAN]
+    if plans is None:
+        group[G_PLAN] = plan
+    elif plans.__class__ is dict:
+        plans[plan] = plans.get(plan, 0) + n
+    elif plans != plan:
+        group[G_PLAN] = {plans: group[G_PLAN_N], plan: n}
+    group[G_PLAN_N] += n
+
+
+def _sketch_counts(group):
+    sketch = group[G_SKETCH]
+    return sketch if sketch.__class__ is dict else {sketch: group[G_COMMANDS] + group[G_GETMORES]}
 
 
 def _fold_into(mine, theirs):
-    for i in (0, 1, 2, 3, 7, 8, 9):
+    for i in (G_KEYS, G_DOCS, G_NRET, G_TOTAL, G_COMMANDS, G_GETMORES, G_GETMORE_MS):
         mine[i] += theirs[i]
-    for i in (4, 5):
-        for k, n in theirs[i].items():
-            mine[i][k] = mine[i].get(k, 0) + n
-    mine[6] |= theirs[6]
+    if mine[G_SKETCH] is None:
+        mine[G_SKETCH] = theirs[G_SKETCH] if theirs[G_SKETCH].__class__ is not dict else dict(theirs[G_SKETCH])
+        mine[G_MIN], mine[G_MAX] = theirs[G_MIN], theirs[G_MAX]
+    else:
+        n = mine[G_COMMANDS] + mine[G_GETMORES] - theirs[G_COMMANDS] - theirs[G_GETMORES]
+        counts = mine[G_SKETCH] if mine[G_SKETCH].__class__ is dict else {mine[G_SKETCH]: n}
+        for k, c in _sketch_counts(theirs).items():
+            counts[k] = counts.get(k, 0) + c
+        mine[G_SKETCH] = counts if len(counts) > 1 else next(iter(counts))
+        mine[G_MIN], mine[G_MAX] = min(mine[G_MIN], theirs[G_MIN]), max(mine[G_MAX], theirs[G_MAX])
+    plans = theirs[G_PLAN]
+    if plans.__class__ is dict:
+        for plan, n in plans.items():
+            _count_plan(mine, plan, n)
+    elif plans is not None:
+        _count_plan(mine, plans, theirs[G_PLAN_N])
+    mine[G_FMT] |= theirs[G_FMT]
 
 
 def _fold(groups, key, theirs):
@@ -653,10 +713,12 @@ def _ratio(a, b):
     return round(a / b, 1) if b else None
 
 
-def rows(state):
+def _settled(state):
     # getMores still waiting: their cursor was opened before the files
     # start (or by a line that was not logged). Folded into new lists: rows
     # leaves the state as it found it.
+    if not state.pending:
+        return state.groups
     groups = dict(state.groups)
     for ns, waiting in state.pending.values():
         key = (ns, "getMore", UNKNOWN_ORIGIN)
@@ -665,72 +727,105 @@ def rows(state):
             _fold_into(unknown, groups[key])
         _fold_into(unknown, waiting)
         groups[key] = unknown
-    grand = sum(g[3] for g in groups.values())
-    out = []
-    for (ns, name, shape), group in groups.items():
-        keys, docs, nret, total, durations, plans, fmts, commands, getmores, getmore_ms = group
-        ordered = []
-        for ms in sorted(durations):
-            ordered.extend([ms] * durations[ms])
-        plan = max(sorted(plans), key=lambda p: plans[p]) if plans else None
-        out.append({
-            "namespace": ns, "operation": name, "shape": shape, "count": len(ordered),
-            "commands": commands, "getMores": getmores,
-            "minMillis": ordered[0], "medianMillis": percentile(ordered, 50),
-            "p95Millis": percentile(ordered, 95), "maxMillis": ordered[-1], "totalMillis": total,
-            "getMoreMillis": getmore_ms,
-            "sharePercent": round(100.0 * total / grand, 1) if grand else 0.0,
-            "keysExamined": keys, "docsExamined": docs, "nreturned": nret,
-            "keysExaminedPerReturned": _ratio(keys, nret), "docsExaminedPerReturned": _ratio(docs, nret),
-            "planSummary": plan, "planSummaries": len(plans), "format": "+".join(sorted(fmts)),
-        })
-    out.sort(key=lambda r: (-r["totalMillis"], str(r["namespace"]), r["operation"], r["shape"] or ""))
-    return out
+    return groups
 
 
-def namespaces(result):
+def _row(key, group, grand):
+    ns, name, shape = key
+    count = group[G_COMMANDS] + group[G_GETMORES]
+    counts = _sketch_counts(group)
+    low, high = group[G_MIN], group[G_MAX]
+    plans = group[G_PLAN]
+    if plans.__class__ is dict:
+        plan = max(sorted(plans), key=lambda p: plans[p])
+    else:
+        plan = plans
+    keys, docs, nret, total = group[G_KEYS], group[G_DOCS], group[G_NRET], group[G_TOTAL]
+    return {
+        "namespace": ns, "operation": name, "shape": shape, "count": count,
+        "commands": group[G_COMMANDS], "getMores": group[G_GETMORES],
+        "minMillis": low, "medianMillis": quantile.quantile(counts, count, 50, low, high),
+        "p95Millis": quantile.quantile(counts, count, 95, low, high),
+        "percentileRelativeError": quantile.RELATIVE_ERROR, "maxMillis": high, "totalMillis": total,
+        "getMoreMillis": group[G_GETMORE_MS],
+        "sharePercent": round(100.0 * total / grand, 1) if grand else 0.0,
+        "keysExamined": keys, "docsExamined": docs, "nreturned": nret,
+        "keysExaminedPerReturned": _ratio(keys, nret), "docsExaminedPerReturned": _ratio(docs, nret),
+        "planSummary": plan, "planSummaries": 0 if plans is None else len(plans) if plans.__class__ is dict else 1,
+        "format": "+".join(f for f in sorted(FORMATS) if group[G_FMT] & FORMATS[f]),
+    }
+
+
+def _ordered(groups):
+    """The keys of groups by total time, then namespace, operation, shape."""
+    return sorted(groups, key=lambda k: (-groups[k][G_TOTAL], str(k[0]), k[1], k[2] or ""))
+
+
+def iter_rows(state):
+    """The rows (dicts), made one at a time in the report's order: a row
+    lives only while it is written."""
+    groups = _settled(state)
+    grand = sum(g[G_TOTAL] for g in groups.values())
+    for key in _ordered(groups):
+        yield _row(key, groups[key], grand)
+
+
+def rows(state):
+    return list(iter_rows(state))
+
+
+def namespaces(groups):
     """Per namespace: [namespace, shapes, commands, getMores, total ms,
     share], by total time."""
-    grand = sum(r["totalMillis"] for r in result)
+    grand = sum(g[G_TOTAL] for g in groups.values())
     sums = {}
-    for r in result:
-        acc = sums.setdefault(r["namespace"], [r["namespace"], 0, 0, 0, 0])
+    for (ns, _, _), g in groups.items():
+        acc = sums.get(ns)
+        if acc is None:
+            acc = sums[ns] = [ns, 0, 0, 0, 0]
         acc[1] += 1
-        acc[2] += r["commands"]
-        acc[3] += r["getMores"]
-        acc[4] += r["totalMillis"]
+        acc[2] += g[G_COMMANDS]
+        acc[3] += g[G_GETMORES]
+        acc[4] += g[G_TOTAL]
     out = [acc + ["%.1f%%" % (round(100.0 * acc[4] / grand, 1) if grand else 0.0)] for acc in sums.values()]
     out.sort(key=lambda r: (-r[4], str(r[0])))
     return out
 
 
 def output(state, as_json, out, top=DEFAULT_TOP):
-    result = rows(state)
     if as_json:
-        for row in result:
+        dumps = orjson.dumps
+        for row in iter_rows(state):
             record = {"record": "query"}
             record.update(row)
-            out.write(orjson.dumps(record).decode() + "\n")
+            out.write(dumps(record).decode() + "\n")
         return
-    if not result:
+    groups = _settled(state)
+    if not groups:
         return
-    summary = namespaces(result)
+    summary = namespaces(groups)
     out.write("Per namespace (%d)\n" % len(summary))
     write_table(out, ["NAMESPACE", "SHAPES", "COMMANDS", "GETMORES", "TOTAL MS", "SHARE"], lambda: summary,
                 {1, 2, 3, 4, 5})
     out.write("\n")
-    shown = result if top is None else result[:top]
+    grand = sum(g[G_TOTAL] for g in groups.values())
+    order = _ordered(groups)
+    shown = order if top is None else order[:top]
+    del order  # the keys shown are all a table keeps
     headers = ["NAMESPACE", "OPERATION", "SHAPE", "COMMANDS", "GETMORES", "MIN MS", "MEDIAN MS", "P95 MS",
                "MAX MS", "TOTAL MS", "SHARE", "KEYS/RET", "DOCS/RET", "PLAN"]
-    body = []
-    for r in shown:
-        plan = r["planSummary"]
-        if plan and r["planSummaries"] > 1:
-            plan += " (+%d more)" % (r["planSummaries"] - 1)
-        body.append([r["namespace"], r["operation"], r["shape"], r["commands"], r["getMores"], r["minMillis"],
-                     r["medianMillis"], r["p95Millis"], r["maxMillis"], r["totalMillis"],
-                     "%.1f%%" % r["sharePercent"], r["keysExaminedPerReturned"],
-                     r["docsExaminedPerReturned"], plan])
-    write_ranked(out, ("Query shapes", "Query shapes with the most total time"), len(result), len(shown),
-                 headers, lambda: body, set(range(3, 13)))
 
+    def body():
+        # Made afresh on each call (write_table reads the rows twice).
+        for key in shown:
+            r = _row(key, groups[key], grand)
+            plan = r["planSummary"]
+            if plan and r["planSummaries"] > 1:
+                plan += " (+%d more)" % (r["planSummaries"] - 1)
+            yield [r["namespace"], r["operation"], r["shape"], r["commands"], r["getMores"], r["minMillis"],
+                   r["medianMillis"], r["p95Millis"], r["maxMillis"], r["totalMillis"],
+                   "%.1f%%" % r["sharePercent"], r["keysExaminedPerReturned"],
+                   r["docsExaminedPerReturned"], plan]
+    write_ranked(out, ("Query shapes", "Query shapes with the most total time"), len(groups), len(shown),
+                 headers, body, set(range(3, 13)))
+    out.write(PERCENTILES_NOTE)

@@ -116,6 +116,14 @@ def test_a_merged_sketch_reads_as_the_sketch_of_all_values():
     assert len(whole) < 2100  # bounded whatever the count
 
 
+def test_the_first_and_last_ranks_are_the_exact_min_and_max():
+    # 2300 and 2100 are in buckets that stand for 2281 and 2109.
+    assert quantile.value(quantile.bucket(2300)) == 2281 and quantile.value(quantile.bucket(2100)) == 2109
+    assert sketched([460, 2100, 2300], 95) == 2300
+    assert sketched([2100, 2300], 50) == 2100
+    assert sketched([2100] * 19 + [2300], 95) == 2109  # rank 19 of 20: from the sketch
+
+
 def test_counts_that_hold_fewer_values_than_said_are_an_error():
     with pytest.raises(ValueError):
-        quantile.quantile({0: 1}, 2, 95, 0, 0)
+        quantile.quantile({0: 1}, 3, 50, 0, 0)

@@ -1,15 +1,17 @@
 """Report queries: shapes as mloginfo makes them, stats, and agreement with
 the real mloginfo (mtools, installed by setup in .tools/venv) on legacy logs."""
+import io
 import os
 import pty
+import random
 import re
 import subprocess
 import tracemalloc
 
 import pytest
 
-from analyze import legacy, queries
-from analyze.common import percentile
+
+from analyze import legacy, quantile, queries
 from conftest import FIXTURES, ROOT, fixture_lines, spying
 
 MLOGINFO = os.path.join(ROOT, ".tools", "venv", "bin", "mloginfo")
@@ -36,12 +38,6 @@ def test_text_shapes_read_the_shell_notation():
             'd: new Date(1588500000000), r: /a,b/i, n: { $in: [ 1, 2 ] }, s: "x, y" } }')
     assert queries.shape_text(queries.text_shape(body, "filter: ")) == \
         '{"_id": 1, "d": 1, "n": 1, "r": 1, "s": 1}'
-
-
-def test_percentile_interpolates_like_numpy():
-    assert percentile([2100, 2300], 95) == 2290
-    assert percentile([101, 110, 140], 95) == 137
-    assert percentile([1, 2, 3, 4], 50) == 2.5
 
 
 def test_json_find_lines_are_grouped_with_their_stats():
@@ -213,9 +209,10 @@ def test_a_group_of_commands_and_getmores_has_their_common_figures():
             state.feed(0, 0, line)
     row = [r for r in queries.rows(state) if r["shape"] == '$match {"k": 1} | $group | $sort'
            and r["namespace"] == "shop.orders"][0]
-    # durations 40, 60, 80, 120: median 70, p95 80 + 40 * 0.85
+    # durations 40, 60, 80, 120 (below 100 the sketch is exact): the
+    # nearest-rank median is the 2nd, the p95 the 4th
     assert (row["count"], row["minMillis"], row["medianMillis"], row["p95Millis"], row["maxMillis"],
-            row["getMoreMillis"]) == (4, 40, 70, 114, 120, 40)
+            row["getMoreMillis"]) == (4, 40, 60, 120, 120, 40)
     # 1000 + 500 + 900 + 700 documents examined for 101 + 99 + 12 + 20 returned
     assert (row["docsExamined"], row["nreturned"], row["docsExaminedPerReturned"]) == (3100, 232, 13.4)
 
@@ -356,3 +353,82 @@ def test_cursors_opened_after_a_tie_are_found_too():
         parts.merge(part)
     for state in (whole, parts):
         assert [(r["commands"], r["getMores"]) for r in queries.rows(state)] == [(2, 2)]
+
+
+# ------------------------------------------------- percentiles and memory --
+
+def aggregate_lines(durations):
+    """The fixture's first aggregate line (shop.orders, $match | $group |
+    $sort), once per duration."""
+    line = [x for x in fixture_lines("queries-aggregates.derived.json.log") if b'"aggregate"' in x][0]
+    assert line.endswith(b'"durationMillis":120}}')
+    return [line[:-len(b'120}}')] + b"%d}}" % ms for ms in durations]
+
+
+def fed(lines):
+    state = queries.State()
+    for line in lines:
+        state.feed(0, 0, line)
+    return state
+
+
+def test_median_and_p95_are_within_1_percent_of_the_exact_nearest_rank_ones():
+    rng = random.Random(40)
+    durations = [int(rng.lognormvariate(7, 2)) for _ in range(3000)]
+    row = queries.rows(fed(aggregate_lines(durations)))[0]
+    ordered = sorted(durations)
+    for field, pct in (("medianMillis", 50), ("p95Millis", 95)):
+        truth = ordered[quantile.rank(len(ordered), pct) - 1]
+        assert abs(row[field] - truth) * 100 <= truth, (field, row[field], truth)
+    assert (row["minMillis"], row["maxMillis"]) == (ordered[0], ordered[-1])
+
+
+def test_a_group_keeps_one_count_per_bucket_not_per_duration():
+    state = fed(aggregate_lines(range(100000)))
+    (group,) = state.groups.values()
+    assert len(group[queries.G_SKETCH]) == quantile.bucket(99999) + 1 < 600
+
+
+def test_a_group_of_durations_in_one_bucket_keeps_no_dict():
+    (group,) = fed(aggregate_lines([120, 121, 120])).groups.values()
+    assert group[queries.G_SKETCH] == quantile.bucket(120)
+    assert group[queries.G_PLAN] == "COLLSCAN" and group[queries.G_PLAN_N] == 3
+
+
+def test_parts_merged_read_as_one_pass():
+    rng = random.Random(5)
+    lines = aggregate_lines([rng.randrange(5000) for _ in range(400)])
+    whole = queries.rows(fed(lines))
+    first, second = fed(lines[:150]), fed(lines[150:])
+    first.merge(second)
+    assert queries.rows(first) == whole
+
+
+def test_percentile_columns_are_whole_milliseconds():
+    # 110 counts in the bucket 110-111, which stands for 111; the p95 of
+    # three is the last rank: the max itself. Once mloginfo's interpolation
+    # gave 137 beside 110.
+    row = queries.rows(fed(aggregate_lines([101, 110, 140])))[0]
+    assert (row["medianMillis"], row["p95Millis"]) == (111, 140)
+    assert all(isinstance(row[f], int) for f in ("medianMillis", "p95Millis"))
+
+
+def test_the_table_states_the_percentiles_error():
+    out = io.StringIO()
+    queries.output(fed(aggregate_lines([40, 60])), False, out)
+    assert out.getvalue().endswith("\nMEDIAN MS and P95 MS: nearest rank, from a sketch within 1% of the exact"
+                                   " values (exact below 100 ms)\n")
+
+
+def test_each_json_record_states_the_percentiles_error():
+    out = io.StringIO()
+    queries.output(fed(aggregate_lines([40, 60])), True, out)
+    assert '"p95Millis":60,"percentileRelativeError":0.01,"maxMillis":60,' in out.getvalue()
+
+
+def test_the_shape_cache_stays_bounded_on_a_log_of_a_shape_per_line():
+    lines = [line.replace(b'{"$match":{"k":1}}', b'{"$match":{"k%d":1}}' % i)
+             for i, line in enumerate(aggregate_lines([120] * (queries.SHAPES_KEPT + 500)))]
+    state = fed(lines)
+    assert len(state.groups) == queries.SHAPES_KEPT + 500
+    assert len(queries._SHAPES) <= queries.SHAPES_KEPT
