@@ -403,7 +403,11 @@ function makeExplain(shell) {
     });
   }
 
-  return { explain, size, explanationLines, withInspect, isDocument, isDate, isRegExp, toNumber, describe, elementBytes };
+  // The explanation without its printing: oplogAudit reads thousands of
+  // entries per second and prints none of them.
+  const explainEntry = (fnName, entry) => explainOne(fnName, entry, 0);
+
+  return { explain, explainEntry, size, explanationLines, withInspect, isDocument, isDate, isRegExp, toNumber, describe, elementBytes };
 }
 
 module.exports = makeExplain;
