@@ -9,9 +9,12 @@ const OP_NAMES = { i: 'insert', u: 'update', d: 'delete', c: 'command', n: 'noop
 const DURATION_UNITS = { s: 1, m: 60, h: 3600, d: 86400 };
 const MAX_TS_INCREMENT = 0xFFFFFFFF;
 
+const batching = require('./change-stream-batching.js');
+
 function makeServer(shell, ex) {
-  const { Timestamp } = shell.bson;
+  const { Timestamp, Long } = shell.bson;
   const fmt = (n) => shell.formatBytes(n);
+  const quoteRe = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
   // ---- which server is this -----------------------------------------------
 
@@ -118,7 +121,7 @@ function makeServer(shell, ex) {
       if (!isRegex && (typeof ns !== 'string' || ns === '')) {
         throw shell.error(fnName, `'ns' must be 'db.collection', a database name or a RegExp, got ${ex.describe(ns)}`);
       }
-      out.ns = isRegex || ns.includes('.') ? ns : new RegExp(`^${ns.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`);
+      out.ns = isRegex || ns.includes('.') ? ns : new RegExp(`^${quoteRe(ns)}\\.`);
     }
     if (filter.op !== undefined) {
       const list = Array.isArray(filter.op) ? filter.op : [filter.op];
@@ -385,18 +388,335 @@ function makeServer(shell, ex) {
     return slices;
   }
 
-  function scanPipeline(slice, uuid) {
-    const group = { _id: null, entries: { $sum: 1 }, bytes: { $sum: { $bsonSize: '$$ROOT' } } };
-    if (uuid) group.sameCollection = { $sum: { $cond: [{ $eq: ['$ui', uuid] }, 1, 0] } };
-    return [{ $match: slice }, { $group: group }];
+  // ---- the stream a resume would reopen -------------------------------------
+
+  // The server's own namespace regexes (DocumentSourceChangeStream::
+  // getNsRegexForChangeStream, getCollRegexForChangeStream,
+  // getCmdNsRegexForChangeStream, kRegexAllDBs, kRegexAllCollections).
+  const ALL_DBS = '^(?!(admin|config|local)\\.)[^.]+';
+  const ALL_COLLS = '(?!(\\$|system\\.))';
+
+  // ns: 'db.coll', 'db', '' (the whole cluster); uuid: the token's collection
+  // when no ns is given (its name is not in the token).
+  function streamScope(fnName, ns, uuid) {
+    if (ns === undefined) {
+      return uuid ? { kind: 'collection', uuid, text: "the token's collection (by its uuid)" } : { kind: 'cluster', text: 'the whole cluster' };
+    }
+    if (typeof ns !== 'string' || /^\.|\.$|\0/.test(ns)) {
+      throw shell.error(fnName, `'ns' is the stream's namespace: 'db.collection', 'db' or '' for a whole-cluster stream; got ${ex.describe(ns)}`);
+    }
+    if (ns === '') return { kind: 'cluster', text: 'the whole cluster' };
+    const dot = ns.indexOf('.');
+    if (dot < 0) return { kind: 'database', db: ns, text: `database ${ns}` };
+    return { kind: 'collection', db: ns.slice(0, dot), coll: ns.slice(dot + 1), text: ns };
   }
 
-  function addScan(total, doc) {
-    if (!doc) return total;
-    total.entries += num(doc.entries);
-    total.bytes += num(doc.bytes);
-    if (doc.sameCollection !== undefined) total.sameCollection = (total.sameCollection || 0) + num(doc.sameCollection);
+  // What a stream on this scope lets out of its oplog scan before any $match
+  // of the user's (change_stream_filter_helpers.cpp: buildOperationFilter,
+  // buildTransactionFilter; fromMigrate entries excluded). Internal no-ops
+  // (resharding, shardCollection) are left out: no change to the counts of a
+  // replica set. crud: the user's translated $match, which the server joins to
+  // the CRUD branch only (transactions are unwound later and filtered then).
+  function streamMatch(scope, crud) {
+    const branches = [];
+    let crudMatch;
+    let applyOps;
+    let commands;
+    if (scope.uuid) {
+      crudMatch = { ui: scope.uuid, op: { $in: ['i', 'u', 'd'] } };
+      applyOps = { 'o.applyOps.ui': scope.uuid };
+      commands = { op: 'c', ui: scope.uuid };
+    } else {
+      const nsRe = scope.kind === 'collection' ? `^${quoteRe(`${scope.db}.${scope.coll}`)}$` :
+        scope.kind === 'database' ? `^${quoteRe(scope.db)}\\.${ALL_COLLS}` : `${ALL_DBS}\\.${ALL_COLLS}`;
+      const collRe = new RegExp(scope.kind === 'collection' ? `^${quoteRe(scope.coll)}$` : `^${ALL_COLLS}`);
+      const cmdRe = new RegExp(scope.kind === 'cluster' ? `${ALL_DBS}\\.\\$cmd$` : `^${quoteRe(scope.db)}\\.\\$cmd$`);
+      const ns = new RegExp(nsRe);
+      crudMatch = { ns, op: { $nin: ['n', 'c'] } };
+      applyOps = { 'o.applyOps.ns': ns };
+      const which = [
+        { 'o.drop': collRe }, { 'o.renameCollection': ns }, { 'o.renameCollection': { $exists: true }, 'o.to': ns },
+        { 'o.create': collRe }, { 'o.createIndexes': collRe }, { 'o.commitIndexBuild': collRe },
+        { 'o.dropIndexes': collRe }, { 'o.collMod': collRe },
+      ];
+      if (scope.kind !== 'collection') which.push({ 'o.dropDatabase': { $exists: true } });
+      commands = { op: 'c', ns: cmdRe, $or: which };
+    }
+    branches.push(crud ? { $and: [crudMatch, crud] } : crudMatch);
+    branches.push(commands);
+    branches.push({
+      op: 'c', 'o.applyOps': { $type: 'array' }, 'o.prepare': { $ne: true }, 'o.partialTxn': { $ne: true },
+      // A later entry of a large transaction links to the earlier ones.
+      $or: [applyOps, { prevOpTime: { $ne: { ts: makeTs(0, 0), t: Long.fromNumber(-1) } } }],
+    });
+    branches.push({ op: 'c', 'o.commitTransaction': 1 });
+    return { fromMigrate: { $ne: true }, $or: branches };
+  }
+
+  // ---- the user's $match, in oplog terms --------------------------------------
+
+  const OPERATION_TYPES = {
+    insert: { op: 'i' },
+    delete: { op: 'd' },
+    update: { op: 'u', 'o._id': { $exists: false } },
+    replace: { op: 'u', 'o._id': { $exists: true } },
+  };
+  // Matches no entry: an event type that is not a CRUD event never comes from the CRUD branch.
+  const NOTHING = { op: { $in: [] } };
+  // Operators that never match a missing field; anything else might, so the
+  // translation keeps the entries a missing field would let through.
+  const MISSING_NEVER = new Set(['$exists', '$gt', '$gte', '$lt', '$lte', '$regex', '$type', '$size', '$all', '$elemMatch', '$mod']);
+
+  function isOperatorDoc(v) {
+    return ex.isDocument(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k.startsWith('$'));
+  }
+
+  function mayMatchMissing(v) {
+    if (v === null || v === undefined) return true;
+    if (!isOperatorDoc(v)) return false;
+    return Object.keys(v).some((op) => {
+      if (op === '$exists') return !v.$exists;
+      if (op === '$eq') return v.$eq === null;
+      if (op === '$in') return Array.isArray(v.$in) && v.$in.some((x) => x === null);
+      if (op === '$options') return false;
+      return !MISSING_NEVER.has(op);
+    });
+  }
+
+  function rename(path, from, to) {
+    return path === from ? to : `${to}${path.slice(from.length)}`;
+  }
+
+  // One {path: value} of the user's $match, in change-event terms, as an oplog
+  // predicate for the CRUD branch: {match, exact, note} or null when it is not
+  // translated (the count then keeps every entry it might pass).
+  function translatePath(path, value) {
+    if (path === 'operationType') {
+      const names = isOperatorDoc(value) ? (Object.keys(value).length === 1 && Array.isArray(value.$in) ? value.$in :
+        Object.keys(value).length === 1 && '$eq' in value ? [value.$eq] : null) : [value];
+      if (!names || !names.every((n) => typeof n === 'string')) return null;
+      const parts = names.map((n) => OPERATION_TYPES[n] || NOTHING);
+      return { match: parts.length === 1 ? parts[0] : { $or: parts }, exact: true };
+    }
+    if (path === 'fullDocument' || path.startsWith('fullDocument.')) {
+      // As the server's rewrite (matchRewriteFullDocument): the predicate on
+      // the o of inserts and replacements, every other update passes (its full
+      // document is looked up later), deletes only if a missing field matches.
+      const branches = [
+        { op: 'u', 'o._id': { $exists: false } },
+        { $and: [{ $or: [{ op: 'i' }, { op: 'u', 'o._id': { $exists: true } }] }, { [rename(path, 'fullDocument', 'o')]: value }] },
+      ];
+      if (mayMatchMissing(value)) branches.push({ op: 'd' });
+      return {
+        match: { $or: branches }, exact: false,
+        note: `${path}: applied to inserts and replacements; every other update is counted, as the server's own scan lets it through (its full document is not in the oplog)`,
+      };
+    }
+    if (path === 'documentKey._id' || path.startsWith('documentKey._id.')) {
+      return {
+        match: { $or: [
+          { op: 'u', [rename(path, 'documentKey', 'o2')]: value },
+          { op: { $in: ['i', 'd'] }, [rename(path, 'documentKey', 'o')]: value },
+        ] },
+        exact: true,
+      };
+    }
+    if ((path === 'ns.db' || path === 'ns.coll') && typeof value === 'string') {
+      const re = path === 'ns.db' ? `^${quoteRe(value)}\\.` : `^[^.]+\\.${quoteRe(value)}$`;
+      return { match: { ns: new RegExp(re) }, exact: true };
+    }
+    if (path.startsWith('updateDescription.updatedFields.') && path.split('.').length === 3 && !mayMatchMissing(value)) {
+      const field = path.split('.')[2];
+      return {
+        match: { op: 'u', 'o._id': { $exists: false }, $or: ['o.diff.i', 'o.diff.u', 'o.$set'].map((at) => ({ [`${at}.${field}`]: value })) },
+        exact: true,
+      };
+    }
+    return null;
+  }
+
+  // The user's $match (change-event fields) as the oplog predicate its count
+  // uses: {match, exact, approximated: [why...]}. A part that is not
+  // translated is left out, so the count is an upper bound of what the filter
+  // keeps: never fewer entries than the server lets through.
+  function translateFilter(fnName, filter) {
+    if (!ex.isDocument(filter)) {
+      throw shell.error(fnName, `'filter' is the stream's $match, in change-event fields such as {operationType: 'insert', 'fullDocument.status': 'A'}; got ${ex.describe(filter)}`);
+    }
+    const parts = [];
+    const approximated = [];
+    let exact = true;
+    const add = (path, value) => {
+      const t = translatePath(path, value);
+      if (!t) {
+        exact = false;
+        approximated.push(`${path}: not applied in the count (every entry counted as if it passed: an upper bound)`);
+        return;
+      }
+      if (!t.exact) { exact = false; approximated.push(t.note); }
+      parts.push(t.match);
+    };
+    for (const key of Object.keys(filter)) {
+      if (key === '$and' && Array.isArray(filter.$and)) {
+        for (const sub of filter.$and) {
+          const t = translateFilter(fnName, sub);
+          if (!t.exact) exact = false;
+          approximated.push(...t.approximated);
+          if (t.match) parts.push(t.match);
+        }
+      } else if (key === '$or' && Array.isArray(filter.$or)) {
+        const subs = filter.$or.map((sub) => translateFilter(fnName, sub));
+        // One branch left out would drop the entries it keeps: the whole $or goes.
+        if (subs.some((t) => !t.match)) {
+          exact = false;
+          approximated.push('$or: a branch is not translated, so the whole $or is not applied in the count (an upper bound)');
+        } else {
+          if (subs.some((t) => !t.exact)) exact = false;
+          subs.forEach((t) => approximated.push(...t.approximated));
+          parts.push({ $or: subs.map((t) => t.match) });
+        }
+      } else if (key.startsWith('$')) {
+        exact = false;
+        approximated.push(`${key}: not applied in the count (an upper bound)`);
+      } else {
+        add(key, filter[key]);
+      }
+    }
+    return { match: parts.length === 0 ? null : parts.length === 1 ? parts[0] : { $and: parts }, exact, approximated };
+  }
+
+  // ---- the resume's scan ------------------------------------------------------
+
+  // How many of the entries that pass the stream's filter each slice lists
+  // ({ts, bytes}): enough to place the first batches (101 events, 4 MiB).
+  const HEAD_LIMIT = 10000;
+
+  // One slice of the resume's scan, counted on the server in one pass: every
+  // entry read, those of the stream's namespace, those its filter keeps, and
+  // the first of these with their sizes.
+  function scanPipeline(slice, stream) {
+    const group = [{ $group: { _id: null, entries: { $sum: 1 }, bytes: { $sum: { $bsonSize: '$$ROOT' } } } }];
+    const facet = { read: group };
+    if (stream) {
+      facet.namespace = [{ $match: stream.namespace }, ...group];
+      facet.matching = [{ $match: stream.matching }, ...group];
+      facet.head = [{ $match: stream.matching }, { $limit: HEAD_LIMIT }, { $project: { _id: 0, ts: 1, bytes: { $bsonSize: '$$ROOT' } } }];
+    }
+    return [{ $match: slice }, { $facet: facet }];
+  }
+
+  // Entries and bytes read from the slice's start up to `ts`, inclusive.
+  function prefixPipeline(lower, ts) {
+    return [{ $match: { ts: { $gte: lower, $lte: ts } } }, { $group: { _id: null, entries: { $sum: 1 }, bytes: { $sum: { $bsonSize: '$$ROOT' } } } }];
+  }
+
+  const figure = (arr) => (arr && arr[0] ? { entries: num(arr[0].entries), bytes: num(arr[0].bytes) } : { entries: 0, bytes: 0 });
+
+  // total: {entries, bytes, namespace?, matching?, head?, slices: [...]}; doc: a
+  // slice's $facet answer. Each slice keeps its own counts (for the arrival).
+  function addScan(total, doc, lower) {
+    const read = figure(doc && doc.read);
+    const slice = { lower, before: { entries: total.entries, bytes: total.bytes }, read };
+    total.entries += read.entries;
+    total.bytes += read.bytes;
+    if (doc && doc.namespace) {
+      for (const k of ['namespace', 'matching']) {
+        const f = figure(doc[k]);
+        total[k] = total[k] || { entries: 0, bytes: 0 };
+        total[k].entries += f.entries;
+        total[k].bytes += f.bytes;
+      }
+      const room = HEAD_LIMIT - (total.head || []).length;
+      total.head = (total.head || []).concat((doc.head || []).slice(0, Math.max(0, room)).map((h) => ({ ts: h.ts, bytes: num(h.bytes), slice: (total.slices || []).length })));
+    }
+    total.slices = (total.slices || []).concat([slice]);
     return total;
+  }
+
+  // ---- when the first event can leave -----------------------------------------
+
+  function filterInScan(version) {
+    const m = /^(\d+)\.(\d+)/.exec(String(version || ''));
+    if (!m) return null;
+    const [major, minor] = batching.FILTER_IN_SCAN_FROM;
+    return Number(m[1]) > major || (Number(m[1]) === major && Number(m[2]) >= minor);
+  }
+
+  // Where in the scan the first event of a resume can leave, with the default
+  // batch size and with batchSize 1, by the change-stream-resume lab's claims
+  // (change-stream-batching.js). Each case: {at: index into scan.head, or
+  // null for the end of the scan; atLeast: the server may read further; lab:
+  // the claims it rests on; why; source}.
+  function arrivalPlan(scan, version) {
+    const inScan = filterInScan(version);
+    const head = scan.head || [];
+    const matching = scan.matching ? scan.matching.entries : 0;
+    const headIsAll = head.length >= matching;
+    const cases = [];
+    if (matching >= batching.DEFAULT_FIRST_BATCH) {
+      cases.push({ name: 'defaultBatchSize', at: batching.DEFAULT_FIRST_BATCH - 1, atLeast: true, lab: [],
+        why: `${matching} entries pass the stream's filter, so the first batch can fill with ${batching.DEFAULT_FIRST_BATCH} events before the scan ends (the lab's claim A has fewer)`,
+        source: batching.SOURCES.KNOB });
+    } else {
+      cases.push({ name: 'defaultBatchSize', at: null, atLeast: false, lab: ['A'], why: batching.REASONS.A, source: batching.SOURCES.KNOB });
+    }
+    if (inScan === false) {
+      cases.push({ name: 'batchSize1', at: head.length ? 0 : null, atLeast: head.length > 0, lab: ['B', 'C'],
+        why: `${batching.REASONS.BEFORE_REWRITE}: the first event leaves with the batch that holds the first matching entry, at most ${fmt(batching.CURSOR_BATCH_BYTES)} of the namespace's entries after it`,
+        source: batching.SOURCES.REWRITE });
+    } else {
+      let sum = 0;
+      let at = null;
+      for (let k = 0; k < head.length; k++) {
+        sum += head[k].bytes;
+        if (sum >= batching.CURSOR_BATCH_BYTES) { at = k; break; }
+      }
+      const beyond = at === null && !headIsAll;
+      cases.push({ name: 'batchSize1', at: beyond ? head.length - 1 : at, atLeast: beyond, lab: ['C', 'D'],
+        why: `${batching.REASONS.WITH_REWRITE}: the first event leaves once ${fmt(batching.CURSOR_BATCH_BYTES)} of them are batched or the scan ends` +
+          (inScan === null ? ` (the server's version is unknown: this assumes ${batching.FILTER_IN_SCAN_FROM.join('.')} or newer)` : ''),
+        source: batching.SOURCES.REWRITE });
+    }
+    return { filterInScan: inScan, cases };
+  }
+
+  // The plan's cases with what the scan reads before each: `prefix(k)` is
+  // the answer of prefixPipeline for head[k] (entries and bytes read from the
+  // start of its slice up to it).
+  function shapeArrival(plan, scan, prefix, version) {
+    const out = { serverVersion: version, filterInScan: plan.filterInScan };
+    for (const c of plan.cases) {
+      let read;
+      let until = null;
+      if (c.at === null) {
+        read = { entries: scan.entries, bytes: scan.bytes };
+      } else {
+        const h = scan.head[c.at];
+        const slice = scan.slices[h.slice];
+        const p = figure([prefix(c.at)]);
+        read = { entries: slice.before.entries + p.entries, bytes: slice.before.bytes + p.bytes };
+        until = h.ts;
+      }
+      out[c.name] = {
+        read, until, wholeScan: c.at === null, atLeast: c.atLeast,
+        share: scan.bytes ? Math.round((1000 * read.bytes) / scan.bytes) / 1000 : 1,
+        lab: c.lab, why: c.why, source: c.source.ref,
+      };
+    }
+    return out;
+  }
+
+  function arrivalLines(a) {
+    const lines = [];
+    const label = { defaultBatchSize: 'default batch size', batchSize1: 'batchSize 1' };
+    for (const k of ['defaultBatchSize', 'batchSize1']) {
+      const c = a[k];
+      if (!c) continue;
+      const where = c.wholeScan ? 'after the whole scan' : `after ${c.atLeast ? 'at least ' : ''}${c.read.entries} entries, ${fmt(c.read.bytes)} (${Math.round(c.share * 100)}% of the scan)`;
+      const claims = c.lab.length ? `; change-stream-resume lab, claim${c.lab.length > 1 ? 's' : ''} ${c.lab.join(', ')}` : '';
+      lines.push(`  first event with ${label[k]}: ${where} (${c.source}${claims})`);
+    }
+    return lines;
   }
 
   const BIG_SCAN_ENTRIES = 10000;
@@ -432,7 +752,9 @@ function makeServer(shell, ex) {
     return `${warn}resumable; a resume scans ${amount}`;
   }
 
-  function shapeResume(decoded, window, scan) {
+  // scan: the summed slices (addScan) with complete, scannedUntil, ms; stream:
+  // {scope, filter?} as the scan applied them; arrival: shapeArrival's answer.
+  function shapeResume(decoded, window, scan, stream, arrival) {
     const ts = decoded.timestamp;
     const initiating = isInitiatingSet(window.first);
     const out = {
@@ -452,7 +774,21 @@ function makeServer(shell, ex) {
     // Before the initiation no history is left to lose but the first entry:
     // the token falls off with the oplog's first truncation.
     out.marginSeconds = out.position === 'before-initiation' ? 0 : tsSeconds(ts) - tsSeconds(window.first.ts);
-    if (scan) out.scan = scan;
+    if (scan) {
+      out.scan = { entries: scan.entries, bytes: scan.bytes };
+      if (scan.namespace) out.scan.namespace = scan.namespace;
+      if (scan.matching) out.scan.matching = scan.matching;
+      for (const k of ['complete', 'scannedUntil', 'ms']) if (scan[k] !== undefined) out.scan[k] = scan[k];
+    }
+    if (stream) {
+      out.stream = { namespace: stream.scope.text };
+      if (stream.filter) {
+        out.stream.filter = stream.filter.source;
+        out.stream.exact = stream.filter.exact;
+        out.stream.approximated = stream.filter.approximated;
+      }
+    }
+    if (arrival) out.arrival = arrival;
     out.advice = resumeAdvice(out);
     return ex.withInspect(out, (x) => {
       const kind = x.tokenType === 0 ? 'high-water mark token' : x.tokenType === 128 ? 'event token' : 'time';
@@ -460,10 +796,17 @@ function makeServer(shell, ex) {
       const lines = [`${kind} at ${tsText(x.timestamp)}: ${where} the oplog window ` +
         `(${x.window.first.wall.toISOString()} to ${x.window.last.wall.toISOString()})`];
       if (x.scan) {
-        const same = x.scan.sameCollection !== undefined ? `, ${x.scan.sameCollection} on the token's collection` : '';
-        lines.push(`  a resume scans ${x.scan.complete ? '' : 'at least '}${x.scan.entries} entries, ${fmt(x.scan.bytes)}${same}` +
+        lines.push(`  a resume scans ${x.scan.complete ? '' : 'at least '}${x.scan.entries} entries, ${fmt(x.scan.bytes)}` +
           `${x.scan.complete ? '' : ` (stopped at maxTimeMS, reached ${tsText(x.scan.scannedUntil)})`}`);
+        if (x.scan.namespace) {
+          lines.push(`  of which on ${x.stream.namespace}: ${x.scan.namespace.entries} entries, ${fmt(x.scan.namespace.bytes)}` +
+            (x.stream.filter ? `; kept by the filter${x.stream.exact ? '' : ' (at most)'}: ${x.scan.matching.entries} entries, ${fmt(x.scan.matching.bytes)}` : ''));
+        }
+        if (x.stream && x.stream.approximated && x.stream.approximated.length) {
+          for (const a of x.stream.approximated) lines.push(`    ${a}`);
+        }
       }
+      if (x.arrival) lines.push(...arrivalLines(x.arrival));
       lines.push(`  ${x.advice}`);
       return lines;
     });
@@ -472,7 +815,8 @@ function makeServer(shell, ex) {
   return {
     noOplogReason, isPrimary, serverError, parseTime, parseSizeFilter, checkMaxTime, sizePipeline, shapeSizeResult,
     sessionPipeline, othersPipeline, sessionCaughtUp, shapeRunResult, shapeWindow, isInitiatingSet, tokenPosition, isResumable, scanSlices, scanPipeline,
-    addScan, resumeAdvice, shapeResume, tsSeconds, tsIncrement, tsDate, compareTs, makeTs,
+    addScan, resumeAdvice, shapeResume, streamScope, streamMatch, translateFilter, prefixPipeline, arrivalPlan, shapeArrival,
+    filterInScan, tsSeconds, tsIncrement, tsDate, compareTs, makeTs,
   };
 }
 

@@ -243,7 +243,7 @@ oplogWindow()
     return decoded;
   }
 
-  async function scan(oplog, from, to, uuid, budgetMs) {
+  async function scan(oplog, from, to, stream, budgetMs) {
     const slices = sv.scanSlices(from, to, SCAN_SLICES);
     const total = { entries: 0, bytes: 0 };
     const started = Date.now();
@@ -254,9 +254,9 @@ oplogWindow()
       const lower = slices[k].ts.$gte;
       if (remaining <= 0) { stoppedAt = lower; break; }
       try {
-        const cursor = await oplog.aggregate(sv.scanPipeline(slices[k], uuid), { maxTimeMS: remaining });
+        const cursor = await oplog.aggregate(sv.scanPipeline(slices[k], stream), { maxTimeMS: remaining });
         const [doc] = await cursor.toArray();
-        sv.addScan(total, doc);
+        sv.addScan(total, doc, lower);
       } catch (err) {
         // Out of time: what was counted so far is a lower bound.
         if (err && err.code === MAX_TIME_EXPIRED) { stoppedAt = lower; break; }
@@ -274,11 +274,52 @@ oplogWindow()
     return total;
   }
 
+  // When the resume's first event can leave: each place in the scan the
+  // plan names is sized by one more count, from the start of its slice, so
+  // at most a slice is read again. Only for a complete scan: a partial one
+  // does not know where the scan ends.
+  async function arrival(oplog, total, version, budgetMs) {
+    if (!total.complete) return undefined;
+    const plan = sv.arrivalPlan(total, version);
+    const prefixes = new Map();
+    const started = Date.now();
+    for (const c of plan.cases) {
+      if (c.at === null || prefixes.has(c.at)) continue;
+      const h = total.head[c.at];
+      const remaining = budgetMs - (Date.now() - started);
+      if (remaining <= 0) return undefined;
+      try {
+        const cursor = await oplog.aggregate(sv.prefixPipeline(total.slices[h.slice].lower, h.ts), { maxTimeMS: remaining });
+        const [doc] = await cursor.toArray();
+        prefixes.set(c.at, doc);
+      } catch (err) {
+        if (err && err.code === MAX_TIME_EXPIRED) return undefined;
+        throw sv.serverError(RESUME, err);
+      }
+    }
+    return sv.shapeArrival(plan, total, (k) => prefixes.get(k), version);
+  }
+
+  async function serverVersion(db) {
+    try {
+      const info = await db.adminCommand({ buildInfo: 1 });
+      return info && typeof info.version === 'string' ? info.version : null;
+    } catch {
+      // Without a version the arrival says what it assumes.
+      return null;
+    }
+  }
+
   const changeStreamResumeCheck = shell.withHelp(shell.async(RESUME, async (token, options) => {
     const decoded = decode(token);
-    const opts = shell.options(RESUME, options, ['maxTimeMS'], '{maxTimeMS: 5000}');
+    const opts = shell.options(RESUME, options, ['ns', 'filter', 'maxTimeMS'], "{ns: 'test.foo', filter: {operationType: 'insert'}, maxTimeMS: 30000}");
     const budget = sv.checkMaxTime(RESUME, opts.maxTimeMS, 30000);
-    const { oplog } = await oplogMember(RESUME);
+    const scope = sv.streamScope(RESUME, opts.ns, decoded.uuid);
+    const stream = { scope };
+    if (opts.filter !== undefined) stream.filter = { source: opts.filter, ...sv.translateFilter(RESUME, opts.filter) };
+    stream.namespace = sv.streamMatch(scope, null);
+    stream.matching = sv.streamMatch(scope, stream.filter ? stream.filter.match : null);
+    const { db, oplog } = await oplogMember(RESUME);
     const window = await oplogEdges(RESUME, oplog);
     // A token older than the oldest entry still resumes when that entry is the
     // 'initiating set' no-op, which only its o tells. o is read for a no-op
@@ -291,25 +332,35 @@ oplogWindow()
     }
     const position = sv.tokenPosition(decoded.timestamp, window.first.ts, window.last.ts, sv.isInitiatingSet(window.first));
     let scanned;
+    let arrives;
     if (sv.isResumable(position)) {
       // Before the initiation, a resume reads the whole oplog.
       const from = position === 'inside' ? decoded.timestamp : window.first.ts;
-      scanned = await scan(oplog, from, window.last.ts, decoded.uuid, budget);
+      const started = Date.now();
+      const version = await serverVersion(db);
+      scanned = await scan(oplog, from, window.last.ts, stream, budget);
+      arrives = await arrival(oplog, scanned, version, budget - (Date.now() - started));
     }
-    return sv.shapeResume(decoded, window, scanned);
+    return sv.shapeResume(decoded, window, scanned, stream, arrives);
   }), `
-changeStreamResumeCheck(token, {maxTimeMS})
-  Can a change stream still resume from this token, and how much oplog must the
-  resume read? Run on a replica set member (a secondary is fine); on a sharded
-  cluster, run it on a member of each shard: each shard's oplog is read.
+changeStreamResumeCheck(token, {ns, filter, maxTimeMS})
+  Can a change stream still resume from this token, how much oplog must the
+  resume read, how much of it the stream keeps, and when its first event can
+  arrive? Read-only. Run on a replica set member (a secondary is fine); on a
+  sharded cluster, on a member of each shard: each shard's oplog is read.
     token      a resume token (hex string, {_data}, a change event) as
                decodeResumeToken accepts, or a Timestamp (clusterTime)
+    ns         the stream's namespace: 'db.coll', 'db' (db.watch()) or ''
+               (the whole cluster). Default: the token's collection (by its
+               uuid), else the whole cluster
+    filter     the $match of the stream's pipeline, in change-event fields
+               ({operationType: 'insert', 'fullDocument.status': 'A'})
     maxTimeMS  time budget for the server-side scan (default 30000); past it
                the figures are lower bounds (scan.complete: false)
 
   Returns {timestamp, tokenType?, version?, position, resumable, window,
-           marginSeconds, scan?: {entries, bytes, sameCollection?, complete,
-           scannedUntil, ms}, advice}
+           marginSeconds, scan?: {entries, bytes, namespace, matching,
+           complete, scannedUntil, ms}, stream, arrival?, advice}
     position       inside | before-initiation (older than the oldest entry,
                    which is the replica set's 'initiating set' no-op: the
                    oplog was never truncated, so the server resumes, reading
@@ -319,17 +370,37 @@ changeStreamResumeCheck(token, {maxTimeMS})
     resumable      true for inside and before-initiation
     window         {first: {ts, wall}, last: {ts, wall}, seconds,
                    firstIsInitiatingSet}
-    scan           every oplog entry from the token to now, which a resume
-                   reads whatever its filter ($bsonSize, counted on the server);
-                   sameCollection: entries on the token's collection (by uuid)
+    scan           every oplog entry from the token to now: the server reads
+                   them all, whatever the stream's namespace and filter, and
+                   filters as it reads ($bsonSize, counted on the server)
+      namespace    {entries, bytes} its scan lets through for the stream's
+                   namespace: CRUD entries, the commands a stream reports,
+                   transactions touching it (as the server's own filter)
+      matching     {entries, bytes} also kept by the filter, as far as it is
+                   applied to oplog fields: operationType, documentKey._id,
+                   ns.db, ns.coll and updateDescription.updatedFields.<f> are
+                   exact; fullDocument.* is applied to inserts and
+                   replacements, every other update counted (the server's own
+                   rewrite does the same); any other field is not applied
+                   (stream.approximated names each; the count is then an
+                   upper bound). Transactions count whole, as they leave the
+                   server's scan before being unwound
+    stream         {namespace, filter?, exact?, approximated?}
+    arrival        when the first event can leave, by the change-stream-
+                   resume lab's claims (A: default batch size; B, C, D:
+                   batchSize 1), for this server's version: {serverVersion,
+                   filterInScan (5.1+: the $match is part of the oplog scan),
+                   defaultBatchSize, batchSize1: {read: {entries, bytes},
+                   until, wholeScan, atLeast, share, lab, why, source}}
     marginSeconds  how much older history the oplog still holds before the
                    token's time falls off (0 before the initiation: the
                    oplog's first truncation drops it)
     advice         one line: e.g. resume from the postBatchResumeToken (4.0.7+)
                    rather than the last event's _id
 
-  Example:
+  Examples:
     changeStreamResumeCheck('82620B98E5000000022B022C0100296E5A1004437FB549CFDD45269DD59B9BF0EB354746645F69640064620B98E564DA118651C642000004')
+    changeStreamResumeCheck(savedToken, {ns: 'test.foo', filter: {'fullDocument.msg': {$exists: true}}})
 `);
 
   return { explainOplogEntry, oplogEntrySize, oplogWindow, changeStreamResumeCheck };

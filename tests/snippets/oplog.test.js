@@ -801,22 +801,293 @@ test('resume scan: a span shorter than the slice count gives one slice per secon
   assert.strictEqual(sv.scanSlices(Timestamp({ t: 5, i: 1 }), Timestamp({ t: 8, i: 9 }), 20).length, 3);
 });
 
-test('resume scan: counted on the server with $bsonSize, and per collection by uuid', () => {
+// ---- changeStreamResumeCheck: the stream's namespace and filter ---------------
+// The oplog filter a change stream's scan applies is built in mongodb/mongo
+// src/mongo/db/pipeline/change_stream_filter_helpers.cpp (buildOperationFilter,
+// buildTransactionFilter) from the regexes of document_source_change_stream.cpp
+// (getNsRegexForChangeStream, kRegexAllDBs, kRegexAllCollections); the user's
+// $match is rewritten by change_stream_rewrite_helpers.cpp.
+
+const OPLOGT_UUID = '437fb549-cfdd-4526-9dd5-9b9bf0eb3547';
+
+test("stream scope: 'db.coll' is one collection, 'db' a database, '' the whole cluster", () => {
   const { sv } = oplogT();
-  const uuid = UUID('d9ec8991-b42f-4f71-ba61-fc5ba26e2ded');
-  const [match, group] = sv.scanPipeline({ ts: { $gte: Timestamp({ t: 1, i: 1 }) } }, uuid);
-  assert.ok(match.$match.ts);
-  oplogTEqual(group.$group.bytes, { $sum: { $bsonSize: '$$ROOT' } });
-  oplogTEqual(group.$group.sameCollection, { $sum: { $cond: [{ $eq: ['$ui', uuid] }, 1, 0] } });
+  oplogTEqual(sv.streamScope('f', 'test.foo'), { kind: 'collection', db: 'test', coll: 'foo', text: 'test.foo' });
+  oplogTEqual(sv.streamScope('f', 'test'), { kind: 'database', db: 'test', text: 'database test' });
+  oplogTEqual(sv.streamScope('f', ''), { kind: 'cluster', text: 'the whole cluster' });
 });
 
-test('resume scan: slice answers add up, Longs included', () => {
+test("stream scope: without ns, the token's collection by its uuid, else the whole cluster", () => {
+  const { sv } = oplogT();
+  const uuid = UUID(OPLOGT_UUID);
+  assert.strictEqual(sv.streamScope('f', undefined, uuid).uuid, uuid);
+  assert.strictEqual(sv.streamScope('f', undefined, undefined).kind, 'cluster');
+});
+
+test('stream scope: an ns that is not a string or starts with a dot is refused, naming the three forms', () => {
+  const { sv } = oplogT();
+  assert.match(test.thrown(() => sv.streamScope('changeStreamResumeCheck', 5)).message,
+    /^changeStreamResumeCheck: 'ns' is the stream's namespace: 'db.collection', 'db' or '' for a whole-cluster stream; got /);
+  assert.match(test.thrown(() => sv.streamScope('changeStreamResumeCheck', '.foo')).message, /'ns' is the stream's namespace/);
+});
+
+test('stream filter, one collection: CRUD on its exact namespace, its commands on db.$cmd, transactions touching it, commits; fromMigrate left out', () => {
+  const { sv } = oplogT();
+  const m = sv.streamMatch(sv.streamScope('f', 'test.foo'), null);
+  oplogTEqual(m.fromMigrate, { $ne: true });
+  const [crud, commands, txn, commit] = m.$or;
+  assert.strictEqual(crud.ns.source, '^test\\.foo$');
+  oplogTEqual(crud.op, { $nin: ['n', 'c'] });
+  assert.strictEqual(commands.op, 'c');
+  assert.strictEqual(commands.ns.source, '^test\\.\\$cmd$');
+  assert.strictEqual(commands.$or.find((x) => x['o.drop'])['o.drop'].source, '^foo$');
+  assert.ok(!commands.$or.some((x) => x['o.dropDatabase']), 'a collection stream does not report dropDatabase');
+  oplogTEqual(txn['o.applyOps'], { $type: 'array' });
+  oplogTEqual(txn['o.prepare'], { $ne: true });
+  oplogTEqual(txn['o.partialTxn'], { $ne: true });
+  assert.strictEqual(txn.$or[0]['o.applyOps.ns'].source, '^test\\.foo$');
+  oplogTEqual(commit, { op: 'c', 'o.commitTransaction': 1 });
+});
+
+test("stream filter, database and cluster: the server's own regexes, with system collections and admin/config/local left out", () => {
+  const { sv } = oplogT();
+  const db = sv.streamMatch(sv.streamScope('f', 'test'), null).$or[0].ns;
+  const all = sv.streamMatch(sv.streamScope('f', ''), null).$or[0].ns;
+  assert.strictEqual(db.source, '^test\\.(?!(\\$|system\\.))');
+  assert.strictEqual(all.source, '^(?!(admin|config|local)\\.)[^.]+\\.(?!(\\$|system\\.))');
+  const kept = (re) => ['test.foo', 'test.system.views', 'test.$cmd', 'admin.foo', 'config.transactions', 'local.oplog.rs', 'other.foo'].filter((ns) => re.test(ns));
+  oplogTEqual(kept(db), ['test.foo']);
+  oplogTEqual(kept(all), ['test.foo', 'other.foo']);
+  const commands = sv.streamMatch(sv.streamScope('f', 'test'), null).$or[1];
+  assert.ok(commands.$or.some((x) => x['o.dropDatabase']), 'a database stream reports dropDatabase');
+});
+
+test("stream filter, the token's collection: CRUD and applyOps by uuid (ui), as the name is not in the token", () => {
+  const { sv } = oplogT();
+  const uuid = UUID(OPLOGT_UUID);
+  const m = sv.streamMatch(sv.streamScope('f', undefined, uuid), null);
+  assert.strictEqual(m.$or[0].ui, uuid);
+  assert.strictEqual(m.$or[2].$or[0]['o.applyOps.ui'], uuid);
+});
+
+test("stream filter: the user's $match joins the CRUD branch only; transactions stay whole (buildTransactionFilter)", () => {
+  const { sv } = oplogT();
+  const m = sv.streamMatch(sv.streamScope('f', 'test.foo'), { op: 'i' });
+  oplogTEqual(m.$or[0].$and[1], { op: 'i' });
+  assert.strictEqual(m.$or[2].$and, undefined);
+});
+
+test("$match on operationType: insert, delete, update and replace as the server rewrites them (matchRewriteOperationType)", () => {
+  const { sv } = oplogT();
+  oplogTEqual(sv.translateFilter('f', { operationType: 'insert' }).match, { op: 'i' });
+  oplogTEqual(sv.translateFilter('f', { operationType: { $in: ['update', 'replace'] } }).match,
+    { $or: [{ op: 'u', 'o._id': { $exists: false } }, { op: 'u', 'o._id': { $exists: true } }] });
+  const t = sv.translateFilter('f', { operationType: 'delete' });
+  assert.strictEqual(t.exact, true);
+  oplogTEqual(t.approximated, []);
+});
+
+test('$match on a non-CRUD operationType matches no CRUD entry', () => {
+  const { sv } = oplogT();
+  oplogTEqual(sv.translateFilter('f', { operationType: 'drop' }).match, { op: { $in: [] } });
+});
+
+test("$match on fullDocument: applied to inserts and replacements, every other update kept (matchRewriteFullDocument), said so", () => {
+  const { sv } = oplogT();
+  // The change-stream-resume article's filter.
+  const t = sv.translateFilter('f', { 'fullDocument.msg': { $exists: true } });
+  oplogTEqual(t.match, { $or: [
+    { op: 'u', 'o._id': { $exists: false } },
+    { $and: [{ $or: [{ op: 'i' }, { op: 'u', 'o._id': { $exists: true } }] }, { 'o.msg': { $exists: true } }] },
+  ] });
+  assert.strictEqual(t.exact, false);
+  assert.match(t.approximated[0], /^fullDocument\.msg: applied to inserts and replacements; every other update is counted/);
+});
+
+test('$match on fullDocument that a missing field satisfies keeps the deletes too', () => {
+  const { sv } = oplogT();
+  const t = sv.translateFilter('f', { 'fullDocument.msg': { $exists: false } });
+  oplogTEqual(t.match.$or[2], { op: 'd' });
+});
+
+test('$match on documentKey._id: o2 of updates, o of inserts and deletes (matchRewriteDocumentKey), exact', () => {
+  const { sv } = oplogT();
+  const id = ObjectId('620b98e564da118651c64200');
+  const t = sv.translateFilter('f', { 'documentKey._id': id });
+  oplogTEqual(t.match, { $or: [{ op: 'u', 'o2._id': id }, { op: { $in: ['i', 'd'] }, 'o._id': id }] });
+  assert.strictEqual(t.exact, true);
+});
+
+test('$match on updateDescription.updatedFields.<f>: the diff sections i and u and $v:1 $set', () => {
+  const { sv } = oplogT();
+  const t = sv.translateFilter('f', { 'updateDescription.updatedFields.status': 'paid' });
+  oplogTEqual(t.match, { op: 'u', 'o._id': { $exists: false }, $or: [{ 'o.diff.i.status': 'paid' }, { 'o.diff.u.status': 'paid' }, { 'o.$set.status': 'paid' }] });
+});
+
+test('$match on ns.coll and ns.db: a regex on the entry ns', () => {
+  const { sv } = oplogT();
+  assert.strictEqual(sv.translateFilter('f', { 'ns.coll': 'foo' }).match.ns.source, '^[^.]+\\.foo$');
+  assert.strictEqual(sv.translateFilter('f', { 'ns.db': 'test' }).match.ns.source, '^test\\.');
+});
+
+test('$match on a field with no oplog counterpart is left out of the count and named: an upper bound', () => {
+  const { sv } = oplogT();
+  const t = sv.translateFilter('f', { operationType: 'insert', clusterTime: { $gt: Timestamp({ t: 1, i: 1 }) } });
+  oplogTEqual(t.match, { op: 'i' });
+  assert.strictEqual(t.exact, false);
+  oplogTEqual(t.approximated, ['clusterTime: not applied in the count (every entry counted as if it passed: an upper bound)']);
+});
+
+test('$match $and: each part translated on its own; $or with one untranslated branch is left out whole', () => {
+  const { sv } = oplogT();
+  const and = sv.translateFilter('f', { $and: [{ operationType: 'insert' }, { 'documentKey._id': 1 }] });
+  assert.strictEqual(and.match.$and.length, 2);
+  const or = sv.translateFilter('f', { $or: [{ operationType: 'insert' }, { txnNumber: 5 }] });
+  assert.strictEqual(or.match, null);
+  assert.match(or.approximated.join('\n'), /^\$or: a branch is not translated/m);
+});
+
+test('a filter that is not a document is refused with an example', () => {
+  const { sv } = oplogT();
+  assert.match(test.thrown(() => sv.translateFilter('changeStreamResumeCheck', [{ $match: {} }])).message,
+    /^changeStreamResumeCheck: 'filter' is the stream's \$match, in change-event fields such as/);
+});
+
+test('resume scan: one pass per slice, counted on the server with $bsonSize: all read, the namespace, the filter, the first matching entries', () => {
+  const { sv } = oplogT();
+  const stream = { namespace: { ns: 'n' }, matching: { ns: 'm' } };
+  const [match, facet] = sv.scanPipeline({ ts: { $gte: Timestamp({ t: 1, i: 1 }) } }, stream);
+  assert.ok(match.$match.ts);
+  oplogTEqual(facet.$facet.read[0].$group.bytes, { $sum: { $bsonSize: '$$ROOT' } });
+  oplogTEqual(facet.$facet.namespace[0], { $match: { ns: 'n' } });
+  oplogTEqual(facet.$facet.matching[0], { $match: { ns: 'm' } });
+  oplogTEqual(facet.$facet.head[2], { $project: { _id: 0, ts: 1, bytes: { $bsonSize: '$$ROOT' } } });
+});
+
+test('resume scan: slice answers add up, Longs included, and each slice keeps where it starts in the scan', () => {
   const { sv } = oplogT();
   const total = { entries: 0, bytes: 0 };
-  sv.addScan(total, { entries: 100, bytes: Long(629145600), sameCollection: 1 });
-  sv.addScan(total, undefined);
-  sv.addScan(total, { entries: 2, bytes: 2048, sameCollection: 2 });
-  oplogTEqual(total, { entries: 102, bytes: 629147648, sameCollection: 3 });
+  const f = (entries, bytes) => [{ _id: null, entries, bytes }];
+  sv.addScan(total, { read: f(100, Long(629145600)), namespace: f(60, 600), matching: f(2, 20), head: [{ ts: Timestamp({ t: 5, i: 1 }), bytes: 10 }, { ts: Timestamp({ t: 6, i: 1 }), bytes: 10 }] }, Timestamp({ t: 1, i: 0 }));
+  sv.addScan(total, { read: [], namespace: [], matching: [], head: [] }, Timestamp({ t: 7, i: 0 }));
+  sv.addScan(total, { read: f(2, 2048), namespace: f(1, 1024), matching: f(1, 1024), head: [{ ts: Timestamp({ t: 9, i: 1 }), bytes: Long(1024) }] }, Timestamp({ t: 8, i: 0 }));
+  assert.strictEqual(total.entries, 102);
+  assert.strictEqual(total.bytes, 629147648);
+  oplogTEqual(total.namespace, { entries: 61, bytes: 1624 });
+  oplogTEqual(total.matching, { entries: 3, bytes: 1044 });
+  oplogTEqual(total.head.map((h) => [h.slice, h.bytes]), [[0, 10], [0, 10], [2, 1024]]);
+  oplogTEqual(total.slices[2].before, { entries: 100, bytes: 629145600 });
+});
+
+// The change-stream-resume lab's data, as the server logs it: one insert
+// entry per document on test.foo (the article's namespace and collection
+// uuid), markers of the lab guide's sizes between 6 MiB junk documents.
+function oplogTInsert(k, doc) {
+  return { op: 'i', ns: 'test.foo', ui: UUID(OPLOGT_UUID), o: { _id: ObjectId(`620b98e564da118651c6${(0x4200 + k).toString(16).padStart(4, '0')}`), ...doc },
+    ts: Timestamp({ t: 1644927205 + k, i: 1 }), t: Long(1), v: Long(2), wall: new Date((1644927205 + k) * 1000) };
+}
+
+const OPLOGT_MARKERS = [['This document will be 1Kb', 1024], ['100 6MB documents, then another 1Kb document', 1024],
+  ['And another 100 6MB documents, then another 1Kb document', 1024], ['... followed immediately by a 1MB document', 1048576],
+  ['100 6MB documents preceded this 3MB document', 3145728], ['... followed by another 1MB document', 1048576],
+  ['500 6MB documents added', 0], ['200 6MB documents added', 0], ['Adding 2000 more 6MB documents...', 0], ["This is the last document we'd expect", 0]];
+
+// The scan of run A as addScan sums it: the ten markers are what passes the
+// article's filter; 3039 entries and 19528768718 bytes read (its log line).
+function oplogTArticleScan(markers) {
+  const head = markers.map(([msg, size], k) => {
+    const e = oplogTInsert(k + 1, { msg, ...(size ? { s: 'x'.repeat(size) } : {}) });
+    return { ts: e.ts, bytes: bsonsize(e), slice: 0 };
+  });
+  const bytes = head.reduce((a, h) => a + h.bytes, 0);
+  return { entries: 3039, bytes: 19528768718, namespace: { entries: 3039, bytes: 19528768718 }, matching: { entries: head.length, bytes },
+    head, slices: [{ lower: head[0].ts, before: { entries: 0, bytes: 0 }, read: { entries: 3039, bytes: 19528768718 } }], complete: true };
+}
+
+test("arrival, the lab's run A on 5.2 (fewer than 101 events, default batch size): the first event leaves after the whole scan (claim A)", () => {
+  const { sv } = oplogT();
+  const plan = sv.arrivalPlan(oplogTArticleScan(OPLOGT_MARKERS), '5.2.0');
+  const c = plan.cases.find((x) => x.name === 'defaultBatchSize');
+  assert.strictEqual(c.at, null);
+  oplogTEqual(c.lab, ['A']);
+  assert.match(c.why, /^with the default batch size the opening aggregate returns only when its scan reaches the end of the oplog/);
+  assert.match(c.source.ref, /SERVER-27406/);
+});
+
+test("arrival, run B on 5.2 (batchSize 1): the first batch closes at the 3 MB marker, past 4 MiB of matching entries (the lab's answer 3)", () => {
+  const { sv } = oplogT();
+  const plan = sv.arrivalPlan(oplogTArticleScan(OPLOGT_MARKERS), '5.2.0');
+  assert.strictEqual(plan.filterInScan, true);
+  const c = plan.cases.find((x) => x.name === 'batchSize1');
+  assert.strictEqual(c.at, 4);
+  oplogTEqual(c.lab, ['C', 'D']);
+  assert.match(c.source.ref, /SERVER-56872/);
+});
+
+test("arrival, run C on 5.2 (resumed after '200 6MB documents added', batchSize 1): two small events never fill 4 MiB, both leave after the whole scan", () => {
+  const { sv } = oplogT();
+  const scan = oplogTArticleScan(OPLOGT_MARKERS.slice(8));
+  assert.strictEqual(sv.arrivalPlan(scan, '5.2.0').cases.find((x) => x.name === 'batchSize1').at, null);
+});
+
+test('arrival, batchSize 1 on 4.4 (no $match in the scan): at the first matching entry at the earliest (claims B, C)', () => {
+  const { sv } = oplogT();
+  const plan = sv.arrivalPlan(oplogTArticleScan(OPLOGT_MARKERS.slice(8)), '4.4.29');
+  assert.strictEqual(plan.filterInScan, false);
+  const c = plan.cases.find((x) => x.name === 'batchSize1');
+  assert.strictEqual(c.at, 0);
+  assert.strictEqual(c.atLeast, true);
+  assert.match(c.why, /^before 5\.1 the stream's \$match runs after the \$cursor stage/);
+});
+
+test('arrival: 101 or more matching entries fill the default first batch before the scan ends', () => {
+  const { sv } = oplogT();
+  const many = Array.from({ length: 150 }, (_, k) => ['1 KB marker', 1024]);
+  const c = sv.arrivalPlan(oplogTArticleScan(many), '8.0.4').cases.find((x) => x.name === 'defaultBatchSize');
+  assert.strictEqual(c.at, 100);
+  assert.strictEqual(c.atLeast, true);
+});
+
+test("arrival: the lab's words come from the predictions table's own source (one place)", () => {
+  const path = require('path');
+  const table = require(path.join(test.root, 'playbooks', 'lib', 'scenarios', 'change-stream-resume', 'predictions.js'));
+  const { predict } = require(path.join(test.root, 'playbooks', 'lib', 'js', 'predictions.js'));
+  const { sv } = oplogT();
+  for (const v of ['4.4.29', '5.0.30', '6.0.20', '7.0.14', '8.0.4']) {
+    assert.strictEqual(sv.filterInScan(v), predict(table, 'C', v).holds, v);
+    const plan = sv.arrivalPlan(oplogTArticleScan(OPLOGT_MARKERS), v);
+    assert.strictEqual(plan.cases[0].why, predict(table, 'A', v).reason);
+  }
+});
+
+test('arrival: what is read before the first event is the slices before it plus the count up to it in its own slice', () => {
+  const { sv } = oplogT();
+  const scan = oplogTArticleScan(OPLOGT_MARKERS);
+  scan.slices = [scan.slices[0], { lower: scan.head[4].ts, before: { entries: 300, bytes: 1887436800 }, read: { entries: 2739, bytes: 0 } }];
+  scan.head[4].slice = 1;
+  const a = sv.shapeArrival(sv.arrivalPlan(scan, '8.0.4'), scan, () => ({ _id: null, entries: 1, bytes: Long(3145900) }), '8.0.4');
+  oplogTEqual(a.batchSize1.read, { entries: 301, bytes: 1890582700 });
+  assert.strictEqual(a.batchSize1.until, scan.head[4].ts);
+  assert.strictEqual(a.batchSize1.share, 0.097);
+  assert.strictEqual(a.defaultBatchSize.wholeScan, true);
+  oplogTEqual(a.defaultBatchSize.read, { entries: 3039, bytes: 19528768718 });
+});
+
+test('the result names the stream, what was approximated, and prints the namespace, the filter and the arrival', () => {
+  const { sv } = oplogT();
+  const w = oplogTWindow(1644000000, 1646221637);
+  const scan = oplogTArticleScan(OPLOGT_MARKERS);
+  const filter = { 'fullDocument.msg': { $exists: true } };
+  const stream = { scope: sv.streamScope('f', 'test.foo'), filter: { source: filter, ...sv.translateFilter('f', filter) } };
+  const arrival = sv.shapeArrival(sv.arrivalPlan(scan, '5.2.0'), scan, () => ({ entries: 8, bytes: 4197800 }), '5.2.0');
+  const r = sv.shapeResume({ timestamp: Timestamp({ t: 1644927205, i: 2 }), tokenType: 128 }, w, scan, stream, arrival);
+  oplogTEqual(Object.keys(r.scan), ['entries', 'bytes', 'namespace', 'matching', 'complete']);
+  assert.strictEqual(r.stream.namespace, 'test.foo');
+  assert.strictEqual(r.stream.exact, false);
+  const text = oplogTInspect(r);
+  assert.match(text, /of which on test\.foo: 3039 entries, 18\.2 GB; kept by the filter \(at most\): 10 entries, 5\.0\d MB/);
+  assert.match(text, /first event with default batch size: after the whole scan \(internalDocumentSourceCursorBatchSizeBytes.*claim A\)/);
+  assert.match(text, /first event with batchSize 1: after 8 entries, 4\.0\d MB \(0% of the scan\) \(SERVER-56872.*claims C, D\)/);
 });
 
 test('resume advice: the change-stream-resume article\'s event token with ~3000 6 MB entries after it points to the postBatchResumeToken', () => {
@@ -893,7 +1164,7 @@ test('changeStreamResumeCheck(Timestamp) skips decoding and needs a connection',
 
 test('changeStreamResumeCheck refuses unknown options before any round trip', () => {
   assert.match(test.thrown(() => changeStreamResumeCheck(Timestamp({ t: 1, i: 1 }), { batchSize: 1 })).message,
-    /^changeStreamResumeCheck: unknown option 'batchSize'; accepted: maxTimeMS$/);
+    /^changeStreamResumeCheck: unknown option 'batchSize'; accepted: ns, filter, maxTimeMS$/);
 });
 
 test('changeStreamResumeCheck refuses a non-positive maxTimeMS', () => {

@@ -135,7 +135,9 @@ test('changeStreamResumeCheck: a fresh token is inside the window and counts the
   // insertMany as one applyOps entry).
   assert.ok(r.scan.entries >= 2, JSON.stringify(r.scan));
   assert.ok(r.scan.bytes > 0);
-  assert.ok(r.scan.sameCollection >= 1, JSON.stringify(r.scan));
+  // No ns given: the token's collection, by its uuid: its insert and the insertMany (one applyOps entry on 8.0).
+  assert.strictEqual(r.stream.namespace, "the token's collection (by its uuid)");
+  assert.ok(r.scan.namespace.entries >= 2, JSON.stringify(r.scan));
   assert.ok(typeof r.advice === 'string' && r.advice.length > 0);
 });
 
@@ -151,4 +153,88 @@ test('changeStreamResumeCheck: a Timestamp older than a never-truncated oplog re
   assert.strictEqual(r.resumable, true);
   assert.strictEqual(r.window.firstIsInitiatingSet, true);
   assert.ok(r.scan && r.scan.entries > 0, JSON.stringify(r.scan));
+});
+
+// A known workload after a token, on a collection of its own: the resume's
+// cost predicted entry by entry. After the token's own insert (a resume reads
+// from the token's entry, ts $gte): three inserts with msg, two without, a
+// $set, a replacement, a delete, then an insert into another collection of
+// the database (its implicit create logs a create command). Each write is its
+// own command (8.0 logs a multi-document insertMany as applyOps).
+function opCostWorkload() {
+  const coll = opDb().getCollection('resume_cost');
+  coll.drop();
+  opDb().getCollection('resume_cost_elsewhere').drop();
+  opDb().createCollection('resume_cost');
+  const cs = coll.watch([{ $match: { 'fullDocument.msg': { $exists: true } } }]);
+  assert.strictEqual(cs.tryNext(), null);
+  coll.insertOne({ _id: 0, msg: 'the token' });
+  let ev = null;
+  const deadline = Date.now() + 30000;
+  while (!ev && Date.now() < deadline) ev = cs.tryNext();
+  cs.close();
+  assert.ok(ev, 'the insert event');
+  for (const k of [1, 2, 3]) coll.insertOne({ _id: k, msg: `marker ${k}` });
+  coll.insertOne({ _id: 4, junk: 'x'.repeat(4096) });
+  coll.insertOne({ _id: 5, junk: 'y'.repeat(4096) });
+  coll.updateOne({ _id: 4 }, { $set: { status: 'paid' } });
+  coll.replaceOne({ _id: 5 }, { msg: 'replaced' });
+  coll.deleteOne({ _id: 1 });
+  opDb().getCollection('resume_cost_elsewhere').insertOne({ _id: 1, msg: 'elsewhere' });
+  const oplog = db.getSiblingDB('local').getCollection('oplog.rs');
+  const own = oplog.find({ ts: { $gte: ev.clusterTime }, ns: 'dba_lab_oplog.resume_cost' }).sort({ $natural: 1 }).toArray();
+  return { ev, oplog, own };
+}
+
+const opBytes = (entries) => entries.reduce((sum, e) => sum + bsonsize(e), 0);
+
+test("changeStreamResumeCheck, collection and filter: 9 entries on it, 6 through the article's $match (inserts with msg, the $set, the replacement), sized exactly", () => {
+  const { ev, oplog, own } = opCostWorkload();
+  assert.strictEqual(own.length, 9, EJSON.stringify(own.map((e) => e.op)));
+  const r = changeStreamResumeCheck(ev, { ns: 'dba_lab_oplog.resume_cost', filter: { 'fullDocument.msg': { $exists: true } } });
+  assert.strictEqual(r.scan.complete, true);
+  assert.strictEqual(r.scan.namespace.entries, 9);
+  assert.strictEqual(r.scan.namespace.bytes, opBytes(own));
+  // The token's insert, the three markers, the $set (every update passes: its
+  // full document is not in the oplog), the replacement; not the two junk
+  // inserts, not the delete.
+  const kept = [0, 1, 2, 3, 6, 7].map((k) => own[k]);
+  assert.strictEqual(r.scan.matching.entries, 6);
+  assert.strictEqual(r.scan.matching.bytes, opBytes(kept));
+  assert.strictEqual(r.stream.exact, false);
+  // Everything read: what the oplog holds from the token to where the scan ended.
+  const read = oplog.find({ ts: { $gte: ev.clusterTime, $lte: r.scan.scannedUntil } }).toArray();
+  assert.strictEqual(r.scan.entries, read.length);
+  assert.strictEqual(r.scan.bytes, opBytes(read));
+});
+
+test("changeStreamResumeCheck, the database: also the other collection's insert and its create command", () => {
+  const { ev } = opCostWorkload();
+  const r = changeStreamResumeCheck(ev, { ns: 'dba_lab_oplog' });
+  assert.strictEqual(r.scan.namespace.entries, 11);
+  assert.strictEqual(r.stream.namespace, 'database dba_lab_oplog');
+});
+
+test("changeStreamResumeCheck's arrival: six small events, the first after the whole scan by default (claim A); with batchSize 1 as the lab predicts for this version", () => {
+  const path = require('path');
+  const { predict } = require(path.join(test.root, 'playbooks', 'lib', 'js', 'predictions.js'));
+  const table = require(path.join(test.root, 'playbooks', 'lib', 'scenarios', 'change-stream-resume', 'predictions.js'));
+  const { ev, own } = opCostWorkload();
+  const r = changeStreamResumeCheck(ev, { ns: 'dba_lab_oplog.resume_cost', filter: { 'fullDocument.msg': { $exists: true } } });
+  const a = r.arrival;
+  assert.strictEqual(a.serverVersion, db.version());
+  assert.strictEqual(a.defaultBatchSize.wholeScan, true);
+  assert.strictEqual(a.defaultBatchSize.read.entries, r.scan.entries);
+  assert.deepStrictEqual(Array.from(a.defaultBatchSize.lab), ['A']);
+  if (predict(table, 'C', db.version()).holds) {
+    // 5.1+: the $match is in the scan; six small entries never fill 4 MiB.
+    assert.strictEqual(a.filterInScan, true);
+    assert.strictEqual(a.batchSize1.wholeScan, true);
+  } else {
+    // Before 5.1: the batch that holds the first matching entry, the token's own.
+    assert.strictEqual(a.filterInScan, false);
+    assert.strictEqual(a.batchSize1.atLeast, true);
+    assert.strictEqual(a.batchSize1.read.entries, 1);
+    assert.strictEqual(a.batchSize1.read.bytes, bsonsize(own[0]));
+  }
 });

@@ -4,33 +4,28 @@
 // guide's "What changes per version" and docs/predictions.md (playbooks/lib/js/predictions.js).
 const { table } = require('../../js/predictions.js');
 
-const REWRITE = {
-  ref: 'SERVER-56872: the $match rewrite into the oplog scan, behind featureFlagChangeStreamsRewrite (on by default from 5.1, query_feature_flags.idl)',
-  url: 'https://jira.mongodb.org/browse/SERVER-56872',
-  checked: true,
-};
-const KNOB = {
-  ref: 'internalDocumentSourceCursorBatchSizeBytes, 4 MiB since 3.4.2 (SERVER-27406)',
-  url: 'https://jira.mongodb.org/browse/SERVER-27406',
-  checked: true,
-};
+// The batching facts changeStreamResumeCheck also states: one place for both.
+const path = require('path');
+const { SOURCES, REASONS } = require(path.resolve(__dirname, '../../../../snippets/lib/change-stream-batching.js'));
+
+const REWRITE = SOURCES.REWRITE;
+const KNOB = SOURCES.KNOB;
 const PBRT = {
   ref: 'MongoDB manual: resume a change stream (postBatchResumeToken, 4.0.7+)',
   url: 'https://www.mongodb.com/docs/manual/changeStreams/#resume-a-change-stream',
   checked: true,
 };
 
-const BEFORE_REWRITE = 'before 5.1 the stream\'s $match runs after the $cursor stage: every 6 MB junk entry enters that stage\'s batch and ends it, so events leave one by one';
-const WITH_REWRITE = 'from 5.1 the stream\'s $match is rewritten into the oplog scan: skipped entries never reach the $cursor stage\'s 4 MB batch, which fills with matching events only';
+const { BEFORE_REWRITE, WITH_REWRITE } = REASONS;
 
 module.exports = table({
   scenario: 'change-stream-resume',
   claims: {
     A: {
-      spans: [{ from: '4.4', holds: true, reason: 'with the default batch size the opening aggregate returns only when its scan reaches the end of the oplog, so every event it found leaves in that one batch', source: KNOB }],
+      spans: [{ from: '4.4', holds: true, reason: REASONS.A, source: KNOB }],
     },
     B: {
-      spans: [{ from: '4.4', holds: true, reason: 'with batchSize 1 the opening aggregate returns as soon as it has one event; the rest follow one getMore each', source: KNOB }],
+      spans: [{ from: '4.4', holds: true, reason: REASONS.B, source: KNOB }],
     },
     C: {
       spans: [
