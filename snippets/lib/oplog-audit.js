@@ -245,6 +245,9 @@ function makeAudit(shell) {
     // (inserts, deletes, no-ops) and size the rest; without it (FerretDB,
     // older servers) every entry comes to the shell and bsonsize() sizes it.
     let serverSizes = true;
+    // A restored copy's documents carry the _id the server gave each insert;
+    // local.oplog.rs entries have none, and the audit sizes them as they were.
+    const unId = isOplog ? [] : [{ $project: { _id: 0 } }];
     const slices = sv.scanSlices(range.since, range.until, SLICES);
     const options = { ...READ, maxTimeMS: o.maxTimeMS, batchSize: BATCH };
     for (let k = 0; k < slices.length; k++) {
@@ -254,6 +257,7 @@ function makeAudit(shell) {
           try {
             await collect(coll.aggregate([
               { $match: { ...slice, op: { $nin: NOT_GROUPED } } },
+              ...unId,
               { $project: { ns: 1, op: 1, ts: 1, b: { $bsonSize: '$$ROOT' } } },
               { $group: { _id: { ns: '$ns', op: '$op' }, entries: { $sum: 1 }, bytes: { $sum: '$b' }, min: { $min: '$b' }, max: { $max: '$b' }, first: { $min: '$ts' }, last: { $max: '$ts' } } },
             ], options), (g) => classify.addGroup(state, { ns: g._id.ns, op: g._id.op, entries: g.entries, bytes: g.bytes, min: g.min, max: g.max, first: g.first, last: g.last }));
@@ -265,10 +269,11 @@ function makeAudit(shell) {
         if (serverSizes) {
           await collect(coll.aggregate([
             { $match: { ...slice, op: { $in: NOT_GROUPED } } },
+            ...unId,
             { $project: { _id: 0, ts: 1, op: 1, ns: 1, o: 1, o2: 1, lsid: 1, txnNumber: 1, b: { $bsonSize: '$$ROOT' } } },
           ], options), (e) => { const b = ex.toNumber(e.b); delete e.b; classify.add(state, e, b); });
         } else {
-          await collect(coll.find(slice, {}, options), (e) => classify.add(state, e, shell.bsonsize(e)));
+          await collect(coll.find(slice, isOplog ? {} : { _id: 0 }, options), (e) => classify.add(state, e, shell.bsonsize(e)));
         }
       } catch (err) {
         throw sv.serverError(FN, err, o.maxTimeMS);
