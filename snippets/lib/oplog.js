@@ -386,12 +386,13 @@ changeStreamResumeCheck(token, {ns, filter, maxTimeMS})
                    upper bound). Transactions count whole, as they leave the
                    server's scan before being unwound
     stream         {namespace, filter?, exact?, approximated?}
-    arrival        when the first event can leave, by the change-stream-
-                   resume lab's claims (A: default batch size; B, C, D:
-                   batchSize 1), for this server's version: {serverVersion,
-                   filterInScan (5.1+: the $match is part of the oplog scan),
-                   defaultBatchSize, batchSize1: {read: {entries, bytes},
-                   until, wholeScan, atLeast, share, lab, why, source}}
+    arrival        (once the scan completed) when the first event can leave,
+                   by the change-stream-resume lab's claims (A: default batch
+                   size; B, C, D: batchSize 1), for this server's version:
+                   {serverVersion, filterInScan (5.1+: the $match is part of
+                   the oplog scan), defaultBatchSize, batchSize1: {read:
+                   {entries, bytes}, until, wholeScan, atLeast, share, lab,
+                   why, source}}
     marginSeconds  how much older history the oplog still holds before the
                    token's time falls off (0 before the initiation: the
                    oplog's first truncation drops it)
