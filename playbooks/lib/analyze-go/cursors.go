@@ -578,22 +578,23 @@ func slowerFirst(a, b orderKey) int {
 	return cmp.Compare(a.id, b.id)
 }
 
-// sortSlowestFirst: keys sorted, a half on each of two cores and then
-// merged, when there are many (a log of distinct cursors has as many as lines).
-func sortSlowestFirst(keys []orderKey) []orderKey {
+// sortOnTwoCores: keys sorted by cmp, a half on each of two cores and then
+// merged, when there are many (a log of distinct cursors, or of distinct
+// query shapes, has as many as lines).
+func sortOnTwoCores[T any](keys []T, cmp func(a, b T) int) []T {
 	if len(keys) < 1<<14 || workers() < 2 {
-		slices.SortFunc(keys, slowerFirst)
+		slices.SortFunc(keys, cmp)
 		return keys
 	}
 	first, second := keys[:len(keys)/2], keys[len(keys)/2:]
-	sorted := goCatching(func() { slices.SortFunc(first, slowerFirst) })
-	slices.SortFunc(second, slowerFirst)
+	sorted := goCatching(func() { slices.SortFunc(first, cmp) })
+	slices.SortFunc(second, cmp)
 	if r := sorted(); r != nil {
 		panic(r)
 	}
-	merged := make([]orderKey, 0, len(keys))
+	merged := make([]T, 0, len(keys))
 	for len(first) > 0 && len(second) > 0 {
-		if slowerFirst(second[0], first[0]) < 0 {
+		if cmp(second[0], first[0]) < 0 {
 			merged, second = append(merged, second[0]), second[1:]
 		} else {
 			merged, first = append(merged, first[0]), first[1:]
@@ -610,7 +611,7 @@ func (t *cursorTable) order() []int32 {
 		r := t.recs.at(int32(i))
 		keys[i] = orderKey{r.stats[6], r.id, int32(i)}
 	}
-	keys = sortSlowestFirst(keys)
+	keys = sortOnTwoCores(keys, slowerFirst)
 	slots := make([]int32, len(keys))
 	for i, k := range keys {
 		slots[i] = k.slot

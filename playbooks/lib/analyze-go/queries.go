@@ -677,8 +677,7 @@ func (q *queryState) compareRanked(x, y *queryRanked) int {
 	return 0
 }
 
-// rows: the groups in the report's order, each half sorted on a core of
-// its own, then merged.
+// rows: the groups in the report's order.
 func (q *queryState) rows() queryOrder {
 	var grand int64
 	order := make([]queryRanked, 0, q.grouped)
@@ -687,26 +686,10 @@ func (q *queryState) rows() queryOrder {
 		order = append(order, queryRanked{g.total, g.key.shape, g.key.ns, g.key.name, n, g.key.noShape})
 	})
 	checkExact(grand)
-	cmp := func(x, y queryRanked) int { return q.compareRanked(&x, &y) }
-	low, high := order[:len(order)/2], order[len(order)/2:]
-	wait := goCatching(func() { slices.SortFunc(low, cmp) })
-	slices.SortFunc(high, cmp)
-	if r := wait(); r != nil {
-		panic(r)
-	}
-	rows := make([]int32, 0, len(order))
-	for len(low) > 0 && len(high) > 0 {
-		if q.compareRanked(&high[0], &low[0]) < 0 {
-			rows, high = append(rows, high[0].n), high[1:]
-		} else {
-			rows, low = append(rows, low[0].n), low[1:]
-		}
-	}
-	for _, r := range low {
-		rows = append(rows, r.n)
-	}
-	for _, r := range high {
-		rows = append(rows, r.n)
+	order = sortOnTwoCores(order, func(x, y queryRanked) int { return q.compareRanked(&x, &y) })
+	rows := make([]int32, len(order))
+	for i, r := range order {
+		rows[i] = r.n
 	}
 	return queryOrder{rows, grand}
 }
