@@ -452,6 +452,9 @@ class State:
         self.searchable = None  # cursor id -> where in opened_*: see opened
         self.pending = {}  # cursor id -> (namespace, group) of getMores not tied yet
         self.bad = Bad()
+        # Namespaces and plan summaries, one string each: every line parsed
+        # makes its own, which a group of one line would keep.
+        self.names = {}
 
     def feed(self, src, offset, line):
         stripped = line.lstrip()
@@ -539,6 +542,10 @@ class State:
         they continue); one whose cursor was not opened earlier in this
         part waits in pending (merge and rows settle it)."""
         ns, name, shape, ms, keys, docs, nreturned, plan, fmt, what, cursor = ev
+        names = self.names
+        ns = names.setdefault(ns, ns)
+        if plan is not None:
+            plan = names.setdefault(plan, plan)
         if what == GETMORE_TIE:
             key = self.opened(cursor) if cursor else None
             if key is None:
