@@ -160,7 +160,11 @@ function makeAudit(shell) {
       },
     });
     const source = { kind: 'file', name: o.file, gzip: info.gzip, fileBytes: info.fileBytes };
-    if (range) Object.assign(source, { since: range.since, until: range.until });
+    if (range) {
+      const shown = range.given || range;
+      if (shown.since) source.since = shown.since;
+      if (shown.until) source.until = shown.until;
+    }
     return classify.result(state, source, o.oplogBytes ? { maxBytes: o.oplogBytes } : {});
   });
 
@@ -180,14 +184,14 @@ function makeAudit(shell) {
   // connection reads the member it is connected to).
   const READ = { readPreference: 'secondaryPreferred' };
 
+  // The oldest (dir 1) or newest (dir -1) entry's ts. The oplog's natural
+  // order is its ts order, so this reads one record; a restored copy has
+  // neither that order nor an index on ts, and is sorted by ts.
   async function edge(coll, isOplog, dir) {
-    let cursor;
     try {
-      // The oplog's natural order is its ts order; a restored copy's is the
-      // order mongorestore inserted it, which need not be: sort it by ts.
-      cursor = await coll.find({}, { ts: 1, wall: 1 }, READ);
+      const cursor = await coll.find({ ts: { $type: 'timestamp' } }, { ts: 1 }, READ);
       const docs = await cursor.sort(isOplog ? { $natural: dir } : { ts: dir }).limit(1).toArray();
-      return docs[0] && docs[0].ts && docs[0].ts._bsontype === 'Timestamp' ? docs[0].ts : null;
+      return docs[0] ? docs[0].ts : null;
     } catch (err) {
       throw sv.serverError(FN, err);
     }
@@ -224,9 +228,31 @@ function makeAudit(shell) {
       coll = o.collection;
     }
     const name = coll.getFullName();
-    const [first, last] = [await edge(coll, isOplog, 1), await edge(coll, isOplog, -1)];
-    if (!first || !last) throw fail(`${name} holds no oplog entries (no document with a Timestamp ts)`);
-    const range = checkRange(parseRange(o, last), first, last, name);
+    const noEntries = () => fail(`${name} holds no oplog entries (no document with a Timestamp ts)`);
+    const ranged = o.last !== undefined || o.since !== undefined || o.until !== undefined;
+    let first = null;
+    let last = null;
+    let range = null;
+    const edges = async () => {
+      [first, last] = [await edge(coll, isOplog, 1), await edge(coll, isOplog, -1)];
+      if (!first || !last) throw noEntries();
+    };
+    if (isOplog) {
+      await edges();
+      range = checkRange(parseRange(o, last), first, last, name);
+    } else if (ranged) {
+      // Each end of a copy costs a pass: only {last} needs one before the
+      // audit; a range outside the copy shows as an empty audit, checked then.
+      const isDuration = (x) => typeof x === 'string' && /^\s*\d+(\.\d+)?\s*[smhd]\s*$/i.test(x);
+      let newest = null;
+      if (o.last !== undefined || isDuration(o.since) || isDuration(o.until)) {
+        newest = await edge(coll, false, -1);
+        if (!newest) throw noEntries();
+      }
+      const r = parseRange(o, newest);
+      if (r.until && r.since && sv.compareTs(r.until, r.since) < 0) throw fail("'until' is before 'since'");
+      range = { since: r.since || sv.makeTs(0, 0), until: r.until || sv.makeTs(0xFFFFFFFF, 0xFFFFFFFF), given: r };
+    }
 
     let maxBytes = o.oplogBytes;
     if (isOplog && !maxBytes) {
@@ -248,7 +274,11 @@ function makeAudit(shell) {
     // A restored copy's documents carry the _id the server gave each insert;
     // local.oplog.rs entries have none, and the audit sizes them as they were.
     const unId = isOplog ? [] : [{ $project: { _id: 0 } }];
-    const slices = sv.scanSlices(range.since, range.until, SLICES);
+    // The oplog is read in slices of its range, each starting where its ts
+    // starts (ts is the oplog's record key); without that key (a restored
+    // copy) each slice would be a whole scan, so a copy is read in one pass.
+    const slices = !range ? [{}] : isOplog ? sv.scanSlices(range.since, range.until, SLICES) :
+      [{ ts: { $gte: range.since, $lte: range.until } }];
     const options = { ...READ, maxTimeMS: o.maxTimeMS, batchSize: BATCH };
     for (let k = 0; k < slices.length; k++) {
       const slice = slices[k];
@@ -280,7 +310,17 @@ function makeAudit(shell) {
       }
       if (k + 1 < slices.length) progress(started, shown, `read ${state.entries} entries (${shell.formatBytes(state.bytes)}), ${k + 1}/${slices.length} of the range`);
     }
-    const source = { kind: isOplog ? 'oplog' : 'collection', name, since: range.since, until: range.until, serverSizes };
+    if (!state.entries && range && !isOplog) {
+      await edges();
+      checkRange(parseRange(o, last), first, last, name);
+    }
+    if (!state.entries) throw noEntries();
+    const source = { kind: isOplog ? 'oplog' : 'collection', name, serverSizes };
+    if (range) {
+      const shown = range.given || range;
+      if (shown.since) source.since = shown.since;
+      if (shown.until) source.until = shown.until;
+    }
     return classify.result(state, source, { first, last, maxBytes });
   });
 

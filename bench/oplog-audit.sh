@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# What oplogAudit costs, offline and live (issue 39's figures).
+#
+#   bench/oplog-audit.sh [--size MIB] [--pairs N] [--live-size MIB] [--no-live]
+#
+# Offline: a generated local/oplog.rs.bson of --size MiB (default 256;
+# bench/oplog-audit-gen.js repeats the real-shaped entries of
+# tests/fixtures/oplog-audit/entries.js) audited by
+#   A  mongosh --nodb: oplogAudit({file})
+#   B  bsondump --quiet FILE | jq: the same grouping (applyOps unwrapped, per
+#      ns and op), entries only: JSON does not carry an entry's BSON size, so B
+#      does less than A and its time is a lower bound.
+# in --pairs alternated pairs (default 2), each side's wall seconds and peak
+# memory (/usr/bin/time; for a pipe, its largest process) printed per run, and
+# mongosh's own peak with the snippets loaded and nothing audited beside them.
+# 1 GiB takes 4 to 6 minutes per bsondump | jq run on a 2-core machine: the
+# default size keeps a run of the whole script near 10 minutes.
+#
+# Live: FerretDB (setup/ferretdb.sh, a server of this run's own, stopped at
+# the end). FerretDB is not MongoDB: it has no oplog and no $bsonSize, so the
+# audit reads a restored copy ({collection}) and every entry comes to the
+# shell to be sized there; on MongoDB 4.4+ the server sizes and groups
+# inserts, deletes and no-ops itself. It refuses '$' field names, so the copy
+# holds only the entries without $v/$set updates (--storable). Pairs:
+#   A  oplogAudit({collection, since, until})
+#   B  a plain $group by ns and op over the same ts range, counting entries
+# Requires: setup/install.sh done (mongosh, bsondump, mongorestore, jq, node).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly ROOT
+
+usage() {
+  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
+}
+
+# One run: prints "SECONDS PEAK_KB" for the command given.
+timed() {
+  local out
+  out="$(mktemp)"
+  /usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null
+  cat "$out"
+  rm -f "$out"
+}
+
+main() {
+  local size=256 pairs=2 live_size=16 live=1
+  while (($#)); do
+    case "$1" in
+      --size) size="$2"; shift 2 ;;
+      --pairs) pairs="$2"; shift 2 ;;
+      --live-size) live_size="$2"; shift 2 ;;
+      --no-live) live=0; shift ;;
+      -h | --help) usage; return 0 ;;
+      *) echo "bench/oplog-audit.sh: unknown argument $1 (see --help)" >&2; return 2 ;;
+    esac
+  done
+  unset DBA_LAB_ROOT
+  # shellcheck source=setup/env.sh
+  source "$ROOT/setup/env.sh" >/dev/null
+  local work
+  work="$(mktemp -d "${TMPDIR:-/tmp}/oplog-audit-bench.XXXXXX")"
+  # shellcheck disable=SC2064 # the folder is known now
+  trap "rm -rf '$work'" EXIT
+
+  local dump="$work/oplog.rs.bson" jqf="$work/group.jq" js="$work/audit.js" base="$work/base.js"
+  node "$ROOT/bench/oplog-audit-gen.js" --bytes $((size * 1024 * 1024)) --out "$dump"
+  cat >"$jqf" <<'EOF'
+reduce (inputs | if .op == "c" and (.o.applyOps | type) == "array" then .o.applyOps[] else . end) as $e
+  ({}; .["\($e.ns) \($e.op)"] += 1)
+EOF
+  printf 'load(%s); oplogAudit({file: %s}).entries;\n' \
+    "$(jq -Rn --arg f "$ROOT/snippets/index.js" '$f')" "$(jq -Rn --arg f "$dump" '$f')" >"$js"
+  printf 'load(%s); oplogAudit.help;\n' "$(jq -Rn --arg f "$ROOT/snippets/index.js" '$f')" >"$base"
+
+  echo "offline, ${size} MiB dump: side seconds peak_KB"
+  local k
+  echo "mongosh-baseline $(timed mongosh --nodb --quiet --norc "$base")"
+  # The pipe runs in a shell of its own so that one /usr/bin/time sees it.
+  # shellcheck disable=SC2016 # $1 and $2 are that shell's
+  local pipe=(bash -c 'bsondump --quiet "$1" | jq -n -f "$2"' _ "$dump" "$jqf")
+  for ((k = 0; k < pairs; k++)); do
+    if ((k % 2 == 0)); then
+      echo "A-oplogAudit $(timed mongosh --nodb --quiet --norc "$js")"
+      echo "B-bsondump-jq $(timed "${pipe[@]}")"
+    else
+      echo "B-bsondump-jq $(timed "${pipe[@]}")"
+      echo "A-oplogAudit $(timed mongosh --nodb --quiet --norc "$js")"
+    fi
+  done
+  ((live)) || return 0
+
+  local state="$work/ferretdb" uri live_dump="$work/live.bson"
+  mkdir -p "$state"
+  export DBA_LAB_FERRETDB_STATE="$state"
+  # shellcheck disable=SC2064
+  trap "DBA_LAB_FERRETDB_STATE='$state' '$ROOT/setup/ferretdb.sh' stop >/dev/null 2>&1 || true; rm -rf '$work'" EXIT
+  uri="$("$ROOT/setup/ferretdb.sh" start)"
+  node "$ROOT/bench/oplog-audit-gen.js" --bytes $((live_size * 1024 * 1024)) --out "$live_dump" --storable
+  mongorestore --quiet --uri "$uri" --db dba_lab_bench --collection oplog_copy --drop "$live_dump"
+  local index
+  index="$(jq -Rn --arg f "$ROOT/snippets/index.js" '$f')"
+  # The same range on both sides: the generator's entries start at 1700000000.
+  cat >"$work/live-a.js" <<EOF
+load(${index});
+oplogAudit({collection: 'dba_lab_bench.oplog_copy', since: Timestamp({t: 1700000000, i: 0}), until: Timestamp({t: 2000000000, i: 0})}).entries;
+EOF
+  cat >"$work/live-b.js" <<'EOF'
+db.getSiblingDB('dba_lab_bench').oplog_copy.aggregate([
+  {$match: {ts: {$gte: Timestamp({t: 1700000000, i: 0}), $lte: Timestamp({t: 2000000000, i: 0})}}},
+  {$group: {_id: {ns: '$ns', op: '$op'}, n: {$sum: 1}}},
+]).toArray().length;
+EOF
+  echo "live on FerretDB (not MongoDB), ${live_size} MiB restored copy: side seconds peak_KB"
+  for ((k = 0; k < pairs; k++)); do
+    if ((k % 2 == 0)); then
+      echo "A-oplogAudit $(timed mongosh "$uri" --quiet --norc "$work/live-a.js")"
+      echo "B-group $(timed mongosh "$uri" --quiet --norc "$work/live-b.js")"
+    else
+      echo "B-group $(timed mongosh "$uri" --quiet --norc "$work/live-b.js")"
+      echo "A-oplogAudit $(timed mongosh "$uri" --quiet --norc "$work/live-a.js")"
+    fi
+  done
+}
+
+main "$@"
