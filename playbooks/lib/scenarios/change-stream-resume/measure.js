@@ -36,6 +36,9 @@
     const token = EJSON.deserialize(saved.tokens[key]);
     const r = changeStreamResumeCheck(token);
     const scan = r.scan || {};
+    // Without an ns the check's stream is the token's collection, when the
+    // token names one (an event token): what the scan lets through for it.
+    const onCollection = decodeResumeToken(token).uuid && scan.namespace ? scan.namespace.entries : undefined;
     stage.row('tokens', {
       token: label,
       tokenType: r.tokenType === 0 ? 'high-water mark' : (r.tokenType === 128 ? 'event' : String(r.tokenType)),
@@ -43,7 +46,7 @@
       resumable: r.resumable,
       oplogEntries: scan.entries,
       oplogBytes: scan.bytes,
-      sameCollection: scan.sameCollection,
+      sameCollection: onCollection,
       complete: scan.complete,
       advice: r.advice || '',
     });
