@@ -12,6 +12,7 @@ declare -gA CALLS=(
   [seed]="seedCollection('foo', {recipe: 'tiny-docs', dryRun: true}).docs"
   [stats]="(() => { try { collStatsSummary('foo'); } catch (e) { return e.code; } })()"
   [chunks]="(() => { try { chunkSummary('test.users'); } catch (e) { return e.code; } })()"
+  [oplog-audit]="(() => { try { oplogAudit({last: '6h'}); } catch (e) { return e.code; } })()"
 )
 
 setup_file() {
@@ -110,6 +111,12 @@ public_names() {
 
 @test "stats: collStatsSummary under --nodb says it needs a connection" {
   run shell "print(${CALLS[stats]})"
+  assert_success
+  assert_output "DBALAB_NO_CONNECTION"
+}
+
+@test "oplog-audit: oplogAudit of a live oplog under --nodb says it needs a connection" {
+  run shell "print(${CALLS[oplog-audit]})"
   assert_success
   assert_output "DBALAB_NO_CONNECTION"
 }
