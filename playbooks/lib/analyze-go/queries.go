@@ -19,6 +19,7 @@ import (
 	"bufio"
 	"bytes"
 	"hash/maphash"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -739,8 +740,25 @@ func appendFloatOrNull(b []byte, f optFloat) []byte {
 	if !f.ok {
 		return append(b, "null"...)
 	}
-	return append(b, pyRepr(f.f)...)
+	return appendTenths(b, f.f)
 }
+
+// appendTenths appends pyRepr(f) of a round1 result without pyRepr's
+// search for the shortest digits (a third of --json's time on a log of a
+// group per line): below 10^15 the double nearest to k/10 prints as k/10,
+// whole tenths and all (no other decimal of 15 digits or fewer is nearest
+// to it); anything else goes to pyRepr.
+func appendTenths(b []byte, f float64) []byte {
+	k := int64(math.Round(f * 10))
+	if math.Signbit(f) || k >= 1e15 || float64(k)/10 != f {
+		return append(b, pyRepr(f)...)
+	}
+	b = strconv.AppendInt(b, k/10, 10)
+	return append(b, '.', byte('0'+k%10))
+}
+
+// percentileError: pyRepr of the relative error each --json record states.
+var percentileError = pyRepr(quantileErrorPercent / 100.0)
 
 // outputJSON: the rows formatted by every core, a batch each at a time.
 func (q *queryState) outputJSON(out *bufio.Writer, order queryOrder) {
@@ -780,7 +798,7 @@ func (q *queryState) appendJSON(b []byte, r queryRow) []byte {
 	b = append(b, `,"p95Millis":`...)
 	b = strconv.AppendInt(b, r.p95, 10)
 	b = append(b, `,"percentileRelativeError":`...)
-	b = append(b, pyRepr(quantileErrorPercent/100.0)...)
+	b = append(b, percentileError...)
 	b = append(b, `,"maxMillis":`...)
 	b = strconv.AppendInt(b, r.max, 10)
 	b = append(b, `,"totalMillis":`...)
@@ -788,7 +806,7 @@ func (q *queryState) appendJSON(b []byte, r queryRow) []byte {
 	b = append(b, `,"getMoreMillis":`...)
 	b = strconv.AppendInt(b, r.getMoreMillis, 10)
 	b = append(b, `,"sharePercent":`...)
-	b = append(b, pyRepr(r.share)...)
+	b = appendTenths(b, r.share)
 	b = append(b, `,"keysExamined":`...)
 	b = strconv.AppendInt(b, r.keys, 10)
 	b = append(b, `,"docsExamined":`...)

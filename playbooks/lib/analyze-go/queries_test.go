@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"math"
 	"math/rand"
 	"os"
 	"runtime"
@@ -126,4 +127,20 @@ func TestAGroupCostsItsRecordAndShapeOnly(t *testing.T) {
 	}
 	runtime.KeepAlive(q)
 	runtime.KeepAlive(lines) // not freed in between: counted in neither
+}
+
+// Every round1 result prints as pyRepr prints it, whether appendTenths
+// writes its digits or hands it to pyRepr (negative, huge, not a tenth).
+func TestTenthsPrintAsPyRepr(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	values := []float64{0, math.Copysign(0, -1), 0.1, 0.5, 1, 9.95, 99.9, 100, 123456.7, 1e14 - 0.1, 1e15, 1e16, 3e20, -0.5, 0.05}
+	for i := 0; i < 100000; i++ {
+		values = append(values, round1(float64(rng.Int63n(1<<40))/float64(1+rng.Int63n(1<<20))),
+			round1(100*rng.Float64()))
+	}
+	for _, f := range values {
+		if got, want := string(appendTenths(nil, f)), pyRepr(f); got != want {
+			t.Fatalf("%v: %s, pyRepr %s", f, got, want)
+		}
+	}
 }
