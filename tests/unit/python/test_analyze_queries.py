@@ -1,5 +1,7 @@
 """Report queries: shapes as mloginfo makes them, stats, and agreement with
-the real mloginfo (mtools, installed by setup in .tools/venv) on legacy logs."""
+the real mloginfo (mtools, installed by setup in .tools/venv) on legacy logs;
+the percentiles of its sketch, its memory per group, and the Go engine's
+rows against these."""
 import io
 import os
 import pty
@@ -10,9 +12,9 @@ import tracemalloc
 
 import pytest
 
-
 from analyze import legacy, quantile, queries
 from conftest import FIXTURES, ROOT, fixture_lines, spying
+from test_analyze_engines import assert_same, go_engine  # noqa: F401 (go_engine: a fixture the tests name)
 
 MLOGINFO = os.path.join(ROOT, ".tools", "venv", "bin", "mloginfo")
 LEGACY = ["queries-4.2.derived.text.log", "generations-2.2.derived.text.log",
@@ -432,3 +434,21 @@ def test_the_shape_cache_stays_bounded_on_a_log_of_a_shape_per_line():
     state = fed(lines)
     assert len(state.groups) == queries.SHAPES_KEPT + 500
     assert len(queries._SHAPES) <= queries.SHAPES_KEPT
+
+
+# The Go engine's sketch (analyze-go/quantile.go) against this one: the
+# same buckets, the same rows, byte for byte (test_analyze_engines.py runs
+# both engines on the generated logs too).
+@pytest.mark.parametrize("form", [[], ["--json"], ["--all"]])
+def test_both_engines_read_the_same_percentiles_from_their_sketches(go_engine, tmp_path, form):
+    rng = random.Random(95)
+    quantile.bucket(1 << 40)  # the bounds made that far, for the edges below
+    durations = [int(rng.lognormvariate(rng.choice((1, 5, 9)), 2)) for _ in range(4000)]
+    durations += [0, 99, 100, 101, 2 ** 39, -3, -250] + [quantile.BOUNDS[k] - 1 for k in range(95, 700, 7)]
+    lines = aggregate_lines(durations)
+    # Fifty groups: most span many buckets, a few have one duration each.
+    lines = [line.replace(b'{"$match":{"k":1}}', b'{"$match":{"k%d":1}}' % (i % 50 if i < 4000 else i))
+             for i, line in enumerate(lines)]
+    path = tmp_path / "sketches.json.log"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert_same("queries", *form, str(path))
