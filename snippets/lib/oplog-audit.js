@@ -12,8 +12,6 @@ const SLICES = 20;
 const BATCH = 1000;
 const PROGRESS_EVERY_MS = 2000;
 const DEFAULT_MAX_TIME_MS = 60000;
-// Server error codes (src/mongo/base/error_codes.yml).
-const COMMAND_NOT_FOUND = 59;
 const OPTIONS = ['last', 'since', 'until', 'file', 'collection', 'oplogSize', 'maxTimeMS'];
 const EXAMPLE = "{last: '6h'}";
 
@@ -170,16 +168,6 @@ function makeAudit(shell) {
 
   // ---- live: local.oplog.rs or a restored collection ------------------------
 
-  async function hello(db) {
-    try {
-      return await db.adminCommand({ hello: 1 });
-    } catch (err) {
-      // hello arrived in 4.4.2 (and 4.2.10, 4.0.21); older servers know isMaster.
-      if (err && err.code === COMMAND_NOT_FOUND) return db.adminCommand({ isMaster: 1 });
-      throw err;
-    }
-  }
-
   // Reads go to a secondary when the connection can reach one (a direct
   // connection reads the member it is connected to).
   const READ = { readPreference: 'secondaryPreferred' };
@@ -216,7 +204,9 @@ function makeAudit(shell) {
     let coll;
     let isOplog = false;
     if (o.collection === undefined) {
-      const h = await hello(db);
+      // The shell's own hello(): it falls back to isMaster on servers older
+      // than hello (4.4.2, 4.2.10, 4.0.21).
+      const h = await db.hello();
       const reason = sv.noOplogReason(h);
       if (reason) throw fail(`needs a replica set member; ${reason} (an oplog dump reads offline: oplogAudit({file: 'dump/local/oplog.rs.bson'}))`);
       coll = db.getSiblingDB('local').getCollection('oplog.rs');
