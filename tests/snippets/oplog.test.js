@@ -296,7 +296,7 @@ function oplogTTxn() {
       ],
     },
     ts: Timestamp({ t: 1700000000, i: 3 }), t: Long(1), v: Long(2), wall: new Date(0),
-    prevOpTime: { ts: Timestamp({ t: 0, i: 0 }), t: Long(-1) },
+    prevOpTime: { ts: Timestamp({ t: 0, i: 0 }), t: Long.fromNumber(-1) },
   };
 }
 
