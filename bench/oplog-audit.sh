@@ -13,8 +13,8 @@
 # in --pairs alternated pairs (default 2), each side's wall seconds and peak
 # memory (/usr/bin/time; for a pipe, its largest process) printed per run, and
 # mongosh's own peak with the snippets loaded and nothing audited beside them.
-# 1 GiB takes 4 to 6 minutes per bsondump | jq run on a 2-core machine: the
-# default size keeps a run of the whole script near 10 minutes.
+# 1 GiB takes over 3 minutes per bsondump | jq run on a 2-core machine: the
+# default size keeps a run of the whole script near 5 minutes.
 #
 # Live: FerretDB (setup/ferretdb.sh, a server of this run's own, stopped at
 # the end). FerretDB is not MongoDB: it has no oplog and no $bsonSize, so the
