@@ -78,25 +78,21 @@ function makeAudit(shell) {
 
   // ---- offline: a .bson file ------------------------------------------------
 
-  // mongosh's own BSON library, the one its ObjectId and Timestamp come from:
-  // the shell exposes no deserialize() as a global, so find the loaded module
-  // whose classes are the shell's, or ask the connection's service provider.
+  // mongosh's own BSON library, the one its ObjectId and Timestamp come from.
+  // The shell has no global with deserialize() (its EJSON reads JSON, and the
+  // bson subset its service provider keeps has no reader): a mongosh installed
+  // from npm has loaded the package as a module, found here by its classes
+  // being the shell's. The standalone binary bundles it out of reach.
   function shellBsonLibrary() {
-    const isShells = (lib) => lib && typeof lib.deserialize === 'function' && lib.ObjectId &&
-      lib.ObjectId.prototype === shell.bson.ObjectId.prototype;
     for (const key of Object.keys(require.cache)) {
       const lib = require.cache[key] && require.cache[key].exports;
-      if (isShells(lib)) return lib;
+      if (lib && typeof lib.deserialize === 'function' && lib.ObjectId && lib.ObjectId.prototype === shell.bson.ObjectId.prototype) {
+        return lib;
+      }
     }
-    try {
-      const db = shell.db(FN);
-      const lib = db.getMongo()._serviceProvider.bsonLibrary;
-      if (isShells(lib)) return lib;
-    } catch {
-      // No connection: nothing more to ask.
-    }
-    throw fail('cannot reach mongosh\'s BSON library in this shell to read the file; connect the shell to any server ' +
-      '(mongosh mongodb://...) and run it again');
+    throw fail('this mongosh keeps its BSON reader out of reach (the standalone binary bundles it): read the file ' +
+      'with mongosh installed from npm (npm install -g mongosh), or restore it (mongorestore -d support -c oplog FILE) ' +
+      "and audit the copy: oplogAudit({collection: 'support.oplog'})");
   }
 
   function stringAt(buf, el) {
