@@ -84,17 +84,20 @@ func (c *contents) merge(o *contents) {
 	}
 }
 
-// describeContents: contents.describe for a plain JSON file.
-func describeContents(path string) string {
+// describeContents: contents.describe for a JSON input.
+func describeContents(in *input) string {
+	if in.stdin {
+		return in.name + ": read once (stdin), not summarised"
+	}
 	var all *contents
-	for _, part := range scanFile(path, func() feeder { return &contents{} }, nil) {
+	for _, part := range scanFile(in, func() feeder { return &contents{} }, nil) {
 		if all == nil {
 			all = part.(*contents)
 		} else {
 			all.merge(part.(*contents))
 		}
 	}
-	text := fmt.Sprintf("%s: %d line(s)", path, all.lines)
+	text := fmt.Sprintf("%s: %d line(s)", in.name, all.lines)
 	if len(all.components) > 0 {
 		sort.Slice(all.components, func(i, j int) bool {
 			a, b := all.components[i], all.components[j]

@@ -1,7 +1,7 @@
 // analyze-go: the compiled engine of playbooks/analyze for its common case:
-// every report over plain JSON (4.4+) log files. Its output is
-// byte for byte the Python engine's (playbooks/lib/analyze), which stays the
-// reference and reads everything else: text logs, gzip, stdin, help and
+// every report over JSON (4.4+) logs, in plain or gzip files or on stdin.
+// Its output is byte for byte the Python engine's (playbooks/lib/analyze),
+// which stays the reference and reads everything else: text logs, help and
 // usage errors, and any line this engine is not sure to read the
 // same way. For those it hands the whole run over (exec) before writing
 // anything, so a run is always one engine's.
@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -52,6 +53,9 @@ func handOver(args []string, reason string) int {
 		if !bytes.HasPrefix([]byte(kv), []byte("DBA_LAB_ANALYZE_ENGINE=")) {
 			env = append(env, kv)
 		}
+	}
+	if stdinCopy != nil {
+		return handOverStdin(python, script, args, env)
 	}
 	path, err := exec.LookPath(python)
 	if err == nil {
@@ -120,10 +124,8 @@ func run(args []string) (code int) {
 			code = handOver(args, reason)
 		}
 	}()
-	report, asJSON, top, files := parseArgs(args)
-	for _, path := range files {
-		sniff(path)
-	}
+	report, asJSON, top, paths := parseArgs(args)
+	files := openInputs(paths)
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	go func() {
@@ -138,8 +140,8 @@ func run(args []string) (code int) {
 	report1 := func(what string, found bool, bad *tally) {
 		if !found {
 			fmt.Fprintf(&errText, "analyze: no %s lines found in %d file(s)\n", what, len(files))
-			for _, path := range files {
-				fmt.Fprintf(&errText, "  %s\n", describeContents(path))
+			for _, in := range files {
+				fmt.Fprintf(&errText, "  %s\n", describeContents(in))
 			}
 		}
 		if bad.unparsable > 0 {
@@ -164,7 +166,7 @@ func run(args []string) (code int) {
 	case "refresh":
 		state := scanRefresh(files)
 		report1("routing refresh", state.found(), &state.bad)
-		write = func(out *bufio.Writer) { state.output(out, asJSON, top, files) }
+		write = func(out *bufio.Writer) { state.output(out, asJSON, top, names(files)) }
 	case "queries":
 		state := scanQueries(files)
 		rows := state.rows()
@@ -193,11 +195,11 @@ func run(args []string) (code int) {
 	return 0
 }
 
-func scanCursors(files []string) *cursorTable {
+func scanCursors(files []*input) *cursorTable {
 	r := &cursorReport{names: newInterner(), clock: newTimes()}
 	var total *cursorTable
-	for src, path := range files {
-		parts := scanFile(path, func() feeder { return r.newTable(src) }, []byte("51803"))
+	for src, in := range files {
+		parts := scanFile(in, func() feeder { return r.newTable(src) }, []byte("51803"))
 		for i, p := range parts {
 			if total == nil {
 				total = p.(*cursorTable) // the first part is the table: its cursors are not copied
@@ -209,10 +211,10 @@ func scanCursors(files []string) *cursorTable {
 	return total
 }
 
-func scanRefresh(files []string) *refreshAll {
+func scanRefresh(files []*input) *refreshAll {
 	all := &refreshAll{names: newInterner()}
-	for src, path := range files {
-		parts := scanFile(path, func() feeder { return newRefreshState(src, all.names) }, []byte("efresh"))
+	for src, in := range files {
+		parts := scanFile(in, func() feeder { return newRefreshState(src, all.names) }, []byte("efresh"))
 		for _, p := range parts {
 			all.add(p.(*refreshState))
 		}
@@ -220,10 +222,10 @@ func scanRefresh(files []string) *refreshAll {
 	return all
 }
 
-func scanQueries(files []string) *queryState {
+func scanQueries(files []*input) *queryState {
 	total := newQueryState(0)
-	for src, path := range files {
-		parts := scanFile(path, func() feeder { return newQueryState(src) }, []byte("51803"))
+	for src, in := range files {
+		parts := scanFile(in, func() feeder { return newQueryState(src) }, []byte("51803"))
 		for _, p := range parts {
 			total.merge(p.(*queryState))
 		}
@@ -242,7 +244,7 @@ func rowsWanted(text string) int {
 }
 
 // parseArgs: cli.parse_args for what this engine runs; anything else (help,
-// usage errors, stdin) is the Python engine's to say. top: how many rows a
+// usage errors) is the Python engine's to say. top: how many rows a
 // table shows, -1 for every row.
 func parseArgs(args []string) (string, bool, int, []string) {
 	report := ""
@@ -293,11 +295,15 @@ func parseArgs(args []string) (string, bool, int, []string) {
 	if asJSON && given == "--top" {
 		bail("usage: --top with --json")
 	}
+	stdin := 0
 	for _, path := range files {
 		if path == "-" {
-			bail("stdin")
+			if stdin++; stdin > 1 {
+				bail("usage: stdin twice")
+			}
+			continue
 		}
-		// Opened by sniff, which hands over what it cannot read.
+		// Opened by openInputs, which hands over what it cannot read.
 		if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
 			bail("%s: not a regular file", path)
 		}
@@ -307,21 +313,19 @@ func parseArgs(args []string) (string, bool, int, []string) {
 
 const sniffBytes = 64 << 10
 
-// sniff: source.Source.sniff; only a file whose first log line is a JSON
+// sniff: source.Source.sniff; only an input whose first log line is a JSON
 // one passes. A line with a text log's time is handed over, whether its
 // layout is a log's or not: the Python engine tells them apart, and says
 // what a file that is not a log looks like.
-func sniff(path string) {
-	f, err := os.Open(path)
+func sniff(in *input) {
+	path := in.name
+	head, err := readInto(io.NewSectionReader(in.file, 0, in.size), make([]byte, sniffBytes))
 	if err != nil {
-		bail("%s: cannot open", path)
+		bail("%s: cannot read", path)
 	}
-	defer f.Close()
-	head := make([]byte, sniffBytes)
-	n, _ := f.Read(head)
-	head = head[:n]
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		bail("gzip")
+		in.gzip = true
+		head = gunzipHead(path, head)
 	}
 	if len(lstrip(head)) == 0 {
 		return
@@ -403,21 +407,34 @@ func isTextLogStart(l []byte) bool {
 		s[j+6] == ':' && digitsAt(s, j+7, 2)
 }
 
-// describe: cli.describe for plain files ("file:line: reason").
-func describe(examples []example, files []string) []string {
+// describe: cli.describe: "file:line: reason" for a plain file, the byte
+// offset for stdin and gzip (their lines are not counted again).
+func describe(examples []example, files []*input) []string {
 	out := make([]string, 0, len(examples))
 	for _, e := range examples {
-		out = append(out, fmt.Sprintf("%s:%d: %s", files[e.src], lineNumber(files[e.src], e.offset), e.reason))
+		in := files[e.src]
+		switch {
+		case in.gzip:
+			out = append(out, fmt.Sprintf("%s (byte %d after decompression): %s", in.name, e.offset, e.reason))
+		case in.stdin:
+			out = append(out, fmt.Sprintf("%s (byte %d): %s", in.name, e.offset, e.reason))
+		default:
+			out = append(out, fmt.Sprintf("%s:%d: %s", in.name, lineNumber(in.file, e.offset), e.reason))
+		}
 	}
 	return out
 }
 
-func lineNumber(path string, offset int64) int64 {
-	f, err := os.Open(path)
-	if err != nil {
-		bail("%s: cannot read again", path)
+// names: the inputs as the reports name them.
+func names(files []*input) []string {
+	out := make([]string, len(files))
+	for i, in := range files {
+		out[i] = in.name
 	}
-	defer f.Close()
+	return out
+}
+
+func lineNumber(f *os.File, offset int64) int64 {
 	buf := make([]byte, 1<<20)
 	var pos, lines int64 = 0, 1
 	for pos < offset {

@@ -113,18 +113,18 @@ func workers() int {
 	return n
 }
 
-// scanFile runs one feeder per range of path and returns them in file order.
-func scanFile(path string, newFeeder func() feeder, needle []byte) []feeder {
-	f, err := os.Open(path)
-	if err != nil {
-		bail("%s: cannot open", path)
+// scanFile runs one feeder per range of a plain input (a gzip one has one
+// feeder: decoding is sequential) and returns them in stream order.
+func scanFile(in *input, newFeeder func() feeder, needle []byte) []feeder {
+	if in.gzip {
+		one := newFeeder()
+		scanGzip(in, needle, one)
+		if last, ok := one.(finisher); ok {
+			last.finish()
+		}
+		return []feeder{one}
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		bail("%s: cannot stat", path)
-	}
-	size := info.Size()
+	f, size := in.file, in.size
 	parts := workers()
 	if max := int(size / partMin); max < parts {
 		parts = max
@@ -153,7 +153,7 @@ func scanFile(path string, newFeeder func() feeder, needle []byte) []feeder {
 		})
 	}
 	var failure any
-	for _, wait := range waits { // every range is done before the file closes
+	for _, wait := range waits { // every range is done before a panic leaves
 		if r := wait(); r != nil && failure == nil {
 			failure = r
 		}

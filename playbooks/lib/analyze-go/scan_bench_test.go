@@ -22,19 +22,19 @@ func BenchmarkScan(b *testing.B) {
 	path := benchLog(b)
 	b.Run("cursors", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			scanCursors([]string{path})
+			scanCursors(openInputs([]string{path}))
 		}
 	})
 	b.Run("queries", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			scanQueries([]string{path})
+			scanQueries(openInputs([]string{path}))
 		}
 	})
 }
 
 func BenchmarkCursorsOutput(b *testing.B) {
 	path := benchLog(b)
-	state := scanCursors([]string{path})
+	state := scanCursors(openInputs([]string{path}))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var sink bytes.Buffer
@@ -47,7 +47,7 @@ func BenchmarkCursorsOutput(b *testing.B) {
 func BenchmarkRefresh(b *testing.B) {
 	path := benchLog(b)
 	for i := 0; i < b.N; i++ {
-		state := scanRefresh([]string{path})
+		state := scanRefresh(openInputs([]string{path}))
 		out := bufio.NewWriter(io.Discard)
 		state.output(out, true, -1, []string{path})
 		out.Flush()
@@ -56,7 +56,7 @@ func BenchmarkRefresh(b *testing.B) {
 
 func BenchmarkRefreshOutput(b *testing.B) {
 	path := benchLog(b)
-	state := scanRefresh([]string{path})
+	state := scanRefresh(openInputs([]string{path}))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		out := bufio.NewWriterSize(io.Discard, 1<<18)

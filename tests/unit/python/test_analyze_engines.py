@@ -7,6 +7,7 @@ The Go engine is built by setup/install.sh when Go is installed; without it
 these tests skip (in CI, where setup builds it, they fail)."""
 
 import base64
+import gzip
 import json
 import os
 import random
@@ -42,26 +43,36 @@ def go_engine():
     return GO_ENGINE
 
 
-def run(engine, *args):
+def run(engine, *args, stdin=b""):
     env = dict(os.environ, DBA_LAB_ANALYZE_ENGINE=engine)
-    done = subprocess.run([ANALYZE] + list(args), env=env, stdout=subprocess.PIPE,
+    done = subprocess.run([ANALYZE] + list(args), env=env, input=stdin, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=300)
     return done.returncode, done.stdout, done.stderr
 
 
-def same_or_handed_over(*args):
+def same_or_handed_over(*args, stdin=b""):
     """True when the Go engine read the input (then it must give the Python
     engine's bytes), False when it handed the run over."""
-    go = run("go", *args)
+    go = run("go", *args, stdin=stdin)
     if go[0] == HANDED_OVER and go[2].startswith(b"analyze-go: left to the Python engine"):
         return False
-    py = run("python", *args)
+    py = run("python", *args, stdin=stdin)
     assert go == py, "Go and Python engines differ on %s" % (args,)
     return True
 
 
-def assert_same(*args):
-    assert same_or_handed_over(*args), "the Go engine handed over %s" % (args,)
+def assert_same(*args, stdin=b""):
+    assert same_or_handed_over(*args, stdin=stdin), "the Go engine handed over %s" % (args,)
+
+
+def gzipped(data):
+    """data in two gzip members, as logrotate's delaycompress and cat make."""
+    return gzip.compress(data[:len(data) // 3]) + gzip.compress(data[len(data) // 3:])
+
+
+def read(path):
+    with open(path, "rb") as stream:
+        return stream.read()
 
 
 REPORTS = ["cursors", "queries", "refresh"]
@@ -72,6 +83,65 @@ REPORTS = ["cursors", "queries", "refresh"]
 @pytest.mark.parametrize("name", JSON_FIXTURES)
 def test_the_json_fixtures_read_the_same(go_engine, name, report, form):
     assert_same(report, *form, os.path.join(FIXTURES, name))
+
+
+@pytest.mark.parametrize("report", REPORTS)
+@pytest.mark.parametrize("form", [[], ["--json"]])
+@pytest.mark.parametrize("name", JSON_FIXTURES)
+def test_the_json_fixtures_gzipped_read_the_same(go_engine, tmp_path, name, report, form):
+    # No .gz in the name: gzip is told by content.
+    path = tmp_path / name
+    path.write_bytes(gzipped(read(os.path.join(FIXTURES, name))))
+    assert_same(report, *form, str(path))
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize("report", REPORTS)
+@pytest.mark.parametrize("form", [[], ["--json"]])
+@pytest.mark.parametrize("name", JSON_FIXTURES)
+def test_the_json_fixtures_on_stdin_read_the_same(go_engine, name, report, form, packed):
+    data = read(os.path.join(FIXTURES, name))
+    assert_same(report, *form, "-", stdin=gzipped(data) if packed else data)
+
+
+def test_stdin_between_files_reads_the_same(go_engine):
+    fixture = os.path.join(FIXTURES, "changestream-5.2.json.log")
+    refresh = os.path.join(FIXTURES, "refresh-5.0.json.log")
+    for report in REPORTS:
+        assert_same(report, "--json", refresh, "-", fixture, stdin=read(fixture))
+
+
+def test_a_text_log_on_stdin_reaches_the_python_engine_whole(go_engine):
+    # The Go engine read stdin before it knew; the Python engine gets all of it.
+    data = read(os.path.join(FIXTURES, "queries-4.2.derived.text.log"))
+    assert not same_or_handed_over("queries", "-", stdin=data)
+    py = run("python", "queries", "-", stdin=data)
+    assert py[0] == 0 and b"find" in py[1]
+    assert run("auto", "queries", "-", stdin=data) == py
+
+
+def test_stdin_twice_is_the_python_engines_usage_error(go_engine):
+    fixture = os.path.join(FIXTURES, "changestream-5.2.json.log")
+    py = run("python", "cursors", "-", "-", stdin=read(fixture))
+    assert py[0] == 2 and py[1] == b"" and b"stdin (-) can be read only once" in py[2]
+    assert run("auto", "cursors", "-", "-", stdin=read(fixture)) == py
+
+
+@pytest.mark.parametrize("damage", ["cut", "corrupt"])
+def test_damaged_gzip_is_the_python_engines_to_report(go_engine, tmp_path, damage):
+    """The Go engine hands over a gzip file it cannot read to the end: the
+    Python engine reads up to the damage and says so in its own words."""
+    data = gzipped(read(os.path.join(FIXTURES, "changestream-5.2.json.log")))
+    if damage == "cut":
+        data = data[:-20]
+    else:
+        data = data[:-8] + bytes(b ^ 0xff for b in data[-8:-4]) + data[-4:]  # the last member's CRC
+    path = tmp_path / "mongod.log.1"
+    path.write_bytes(data)
+    assert not same_or_handed_over("cursors", str(path))
+    py = run("python", "cursors", str(path))
+    assert py[0] == 1 and b"gzip data" in py[2]
+    assert run("auto", "cursors", str(path)) == py
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +162,20 @@ def generated(tmp_path_factory):
 @pytest.mark.parametrize("kind", ["all", "distinct", "few", "refreshes"])
 def test_generated_logs_read_the_same(go_engine, generated, kind, report, form):
     assert_same(report, *form, generated[kind])
+
+
+@pytest.mark.parametrize("report", REPORTS)
+@pytest.mark.parametrize("form", [[], ["--json"]])
+@pytest.mark.parametrize("kind", ["all", "distinct", "few", "refreshes"])
+@pytest.mark.parametrize("how", ["gzip", "stdin", "stdin-gzip"])
+def test_generated_logs_in_every_input_form_read_the_same(go_engine, generated, tmp_path, how, kind, report, form):
+    data = read(generated[kind])
+    if how == "gzip":
+        path = tmp_path / (kind + ".log.1")
+        path.write_bytes(gzipped(data))
+        assert_same(report, *form, str(path))
+    else:
+        assert_same(report, *form, "-", stdin=gzipped(data) if how == "stdin-gzip" else data)
 
 
 @pytest.mark.parametrize("form", [["--top", "0"], ["--top", "x"], ["--top"], ["--top=-1"], ["--json", "--top", "5"],
