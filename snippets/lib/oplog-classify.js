@@ -83,7 +83,7 @@ function makeClassify(shell, ex) {
   }
 
   function addUpdate(state, entry, bytes) {
-    const x = ex.explainEntry('oplogAudit', entry);
+    const x = ex.explainEntry('oplogAudit', entry, bytes);
     const ns = entry.ns;
     const form = updateForm(x);
     bump(state.forms, `${ns}\u0000${form}`, () => ({ ns, form, entries: 0, bytes: 0 }), bytes);

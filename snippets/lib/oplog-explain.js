@@ -242,10 +242,13 @@ function makeExplain(shell) {
     return undefined;
   }
 
-  function explainOne(fnName, entry, depth) {
+  // knownBytes: the entry's size when the caller has it (a dump's document
+  // length): sizing a 100 KB entry walks every value in it.
+  function explainOne(fnName, entry, depth, knownBytes) {
     checkEntry(fnName, entry);
     const ctx = { paths: [], arrays: [] };
-    const out = { op: KNOWN_OPS[entry.op], ns: entry.ns, format: null, bytes: entryBytes(entry), paths: ctx.paths, arrays: ctx.arrays };
+    const bytes = knownBytes === undefined ? entryBytes(entry) : knownBytes;
+    const out = { op: KNOWN_OPS[entry.op], ns: entry.ns, format: null, bytes, paths: ctx.paths, arrays: ctx.arrays };
     const key = documentKey(entry);
     if (key !== undefined) out.documentKey = key;
     if (entry.ts !== undefined) out.ts = entry.ts;
@@ -405,7 +408,7 @@ function makeExplain(shell) {
 
   // The explanation without its printing: oplogAudit reads thousands of
   // entries per second and prints none of them.
-  const explainEntry = (fnName, entry) => explainOne(fnName, entry, 0);
+  const explainEntry = (fnName, entry, bytes) => explainOne(fnName, entry, 0, bytes);
 
   return { explain, explainEntry, size, explanationLines, withInspect, isDocument, isDate, isRegExp, toNumber, describe, elementBytes };
 }
