@@ -218,6 +218,28 @@ cursor_record() {
   assert_equal "$(grep -c '"record":"refresh"' <<<"$output")" 10
 }
 
+@test "the Go engine reads a JSON log gzipped and through a pipe itself, to the Python engine's bytes" {
+  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built (no Go at setup)"
+  gzip -c "${FIX}/changestream-5.2.json.log" >"${BATS_TEST_TMPDIR}/rotated"
+  local reference
+  reference="$(DBA_LAB_ANALYZE_ENGINE=python analyze cursors --json "${FIX}/changestream-5.2.json.log" 2>/dev/null)"
+  # DBA_LAB_ANALYZE_ENGINE=go exits 3 where it would hand the run over.
+  DBA_LAB_ANALYZE_ENGINE=go run --separate-stderr analyze cursors --json "${BATS_TEST_TMPDIR}/rotated"
+  assert_success
+  assert_output "$reference"
+  DBA_LAB_ANALYZE_ENGINE=go run --separate-stderr bash -c \
+    "cat -- \"\$1\" | \"\$2\" cursors --json -" sh "${FIX}/changestream-5.2.json.log" "${DBA_LAB_ROOT}/playbooks/analyze"
+  assert_success
+  assert_output "$reference"
+}
+
+@test "a text log through a pipe reaches the Python engine whole after the Go engine read it" {
+  run bash -c "cat -- \"\$1\" | \"\$2\" refresh --json -" sh "${FIX}/refresh-4.2-mongod.log" \
+    "${DBA_LAB_ROOT}/playbooks/analyze"
+  assert_success
+  assert_equal "$(grep -c '"record":"refresh"' <<<"$output")" 10
+}
+
 @test "binary garbage inside a log is skipped and counted, never a stack trace" {
   head -n 1 "${FIX}/cursors-4.2.derived.text.log" >"${BATS_TEST_TMPDIR}/garbage.log"
   printf '\x00\xff\xfeRefresh for collection \xc3\x28 took\n{"id":4619901,"msg":"Refreshed cached collection",\x00}\n' \
