@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark: every playbooks/analyze report against jq and grep -F, on three
-# kinds of JSON (4.4+) log, with time and peak memory.
+# kinds of JSON (4.4+) log read in each input form, with time and peak memory.
 #
 #   bench/analyze.sh [--size-mb N] [--rounds R] [--logs few,all,distinct,refreshes] [--reports LIST]
-#                    [--engine auto|go|python] [--no-memory]
+#                    [--inputs file,gzip,stdin] [--engine auto|go|python] [--no-memory]
 #
 # Generates three logs of N MiB each (default 300) in a temporary directory
 # with bench/analyze-log.py (see there: few = 5% slow queries, all = every
@@ -12,11 +12,18 @@
 #   playbooks/analyze REPORT --json LOG
 #   jq -c 'select(...) | [...]' LOG          (the same lines, a few fields)
 #   LC_ALL=C grep -F NEEDLE LOG              (the report's needle: a floor)
-# and prints per log and report the median wall seconds, MB/s and peak memory
+# in each input form of --inputs (default all three): file (as above), gzip
+# (the log gzip -6'd, as logrotate does: analyze reads LOG.gz, jq and grep
+# read zcat LOG.gz |, and zcat LOG.gz >/dev/null alone is the floor: goal
+# within 1.5x of it, ZCAT column), stdin (every tool reads cat LOG |).
+# Legacy text logs are not an input form here: the fast engine does not read
+# them (they go to the Python engine) and jq cannot read them at all.
+# It prints per log, input and report the median wall seconds, MB/s and peak memory
 # (RSS of the whole process tree, sampled from /proc every 50 ms, and at
 # least the largest process's maxrss), the median CPU seconds (user + system,
 # workers included), and the ratios: analyze against jq (goal: at least 10x)
-# and against grep -F (goal: at least 25%), from wall time and from CPU time.
+# and against grep -F (goal: at least 25%), from wall time and from CPU time;
+# for gzip, also against zcat alone (goal: at most 1.5x its time).
 # --engine sets DBA_LAB_ANALYZE_ENGINE for the analyze runs (default auto:
 # the Go engine where it applies, as users run it; python measures the
 # reference engine alone). --rounds 0 skips the comparison.
@@ -30,9 +37,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 readonly REPORTS_ALL="cursors,refresh,queries"
 readonly LOGS_ALL="few,all,distinct,refreshes"
+readonly INPUTS_ALL="file,gzip,stdin"
 
 usage() {
-  sed -n '2,26s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,33s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 die() {
@@ -123,12 +131,38 @@ needle() {
   esac
 }
 
+# Times TOOL (analyze, jq, grep, zcat) on REPORT over LOG read in FORM
+# (file, gzip: LOG.gz, stdin: through a pipe); prints measure's line.
+# shellcheck disable=SC2016  # the sh -c scripts' $1 and $2 are their own
+run_tool() {
+  local tool="$1" form="$2" report="$3" log="$4" engine="$5" filter needle
+  filter="$(jq_filter "$report")"
+  needle="$(needle "$report")"
+  case "${tool}:${form}" in
+    analyze:file) DBA_LAB_ANALYZE_ENGINE="$engine" measure "${ROOT}/playbooks/analyze" "$report" --json "$log" ;;
+    analyze:gzip) DBA_LAB_ANALYZE_ENGINE="$engine" measure "${ROOT}/playbooks/analyze" "$report" --json "${log}.gz" ;;
+    analyze:stdin)
+      DBA_LAB_ANALYZE_ENGINE="$engine" measure sh -c 'cat -- "$1" | "$2" "$3" --json -' sh "$log" \
+        "${ROOT}/playbooks/analyze" "$report" ;;
+    jq:file) measure jq -c "$filter" "$log" ;;
+    jq:gzip) measure sh -c 'zcat -- "$1" | jq -c "$2"' sh "${log}.gz" "$filter" ;;
+    jq:stdin) measure sh -c 'cat -- "$1" | jq -c "$2"' sh "$log" "$filter" ;;
+    # grep exits 1 when nothing matched: in a pipe, the pipe's status.
+    grep:file) MEASURE_OK="0 1" measure env LC_ALL=C grep -F "$needle" "$log" ;;
+    grep:gzip) MEASURE_OK="0 1" measure sh -c 'zcat -- "$1" | LC_ALL=C grep -F "$2"' sh "${log}.gz" "$needle" ;;
+    grep:stdin) MEASURE_OK="0 1" measure sh -c 'cat -- "$1" | LC_ALL=C grep -F "$2"' sh "$log" "$needle" ;;
+    zcat:gzip) measure sh -c 'zcat -- "$1" >/dev/null' sh "${log}.gz" ;;
+    *) die "no ${tool} run for ${form}" ;;
+  esac
+}
+
 median() {
-  sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 main() {
-  local size_mb=300 rounds=3 logs="$LOGS_ALL" reports="$REPORTS_ALL" engine=auto memory=1 tmp kind report round tool out
+  local size_mb=300 rounds=3 logs="$LOGS_ALL" reports="$REPORTS_ALL" inputs="$INPUTS_ALL" engine=auto memory=1
+  local tmp kind report round tool out form
   while (($#)); do
     case "$1" in
       -h|--help) usage; return 0 ;;
@@ -136,6 +170,8 @@ main() {
       --rounds) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || die "--rounds needs a number (0: memory only)"; rounds="$2"; shift ;;
       --logs) [[ $# -ge 2 ]] || die "--logs needs a list"; logs="$2"; shift ;;
       --reports) [[ $# -ge 2 ]] || die "--reports needs a list"; reports="$2"; shift ;;
+      --inputs) [[ $# -ge 2 && "$2" =~ ^(file|gzip|stdin)(,(file|gzip|stdin))*$ ]] \
+          || die "--inputs needs a list of file, gzip, stdin"; inputs="$2"; shift ;;
       --engine) [[ $# -ge 2 && "$2" =~ ^(auto|go|python)$ ]] || die "--engine needs auto, go or python"; engine="$2"; shift ;;
       --no-memory) memory=0 ;;
       *) die "unknown argument $1 (see --help)" ;;
@@ -148,12 +184,16 @@ main() {
   export MEASURE_SINK="${tmp}/out"
   # shellcheck disable=SC2064  # expand now: the path is fixed from here on
   trap "rm -rf -- '$tmp'" EXIT
-  local -a kinds report_list
+  local -a kinds report_list forms
   IFS=, read -r -a kinds <<<"$logs"
   IFS=, read -r -a report_list <<<"$reports"
+  IFS=, read -r -a forms <<<"$inputs"
   for kind in "${kinds[@]}"; do
     printf 'generating %s: %d MiB ... ' "$kind" "$size_mb" >&2
     printf '%s lines\n' "$(generate "$kind" "${tmp}/${kind}.log" "$size_mb")" >&2
+    if [[ ",${inputs}," == *,gzip,* ]]; then
+      gzip -6 -c -- "${tmp}/${kind}.log" >"${tmp}/${kind}.log.gz"
+    fi
   done
 
   ((memory)) && memory_bounds "$tmp" "${kinds[@]}" -- "${report_list[@]}"
@@ -161,44 +201,53 @@ main() {
 
   # Rounds alternate the tools (each round starts with another one) so that
   # neither always runs on a cold cache or a busier machine.
-  local -a tools=(analyze jq grep)
   for ((round = 0; round < rounds; round++)); do
     for kind in "${kinds[@]}"; do
-      cat -- "${tmp}/${kind}.log" >/dev/null
-      for report in "${report_list[@]}"; do
-        local i
-        for i in 0 1 2; do
-          tool="${tools[$(((i + round) % 3))]}"
-          case "$tool" in
-            analyze) out="$(DBA_LAB_ANALYZE_ENGINE="$engine" measure "${ROOT}/playbooks/analyze" "$report" --json "${tmp}/${kind}.log")" ;;
-            jq) out="$(measure jq -c "$(jq_filter "$report")" "${tmp}/${kind}.log")" ;;
-            grep) out="$(MEASURE_OK="0 1" measure env LC_ALL=C grep -F "$(needle "$report")" "${tmp}/${kind}.log")" ;;
-          esac
-          printf '%s %s %s %s\n' "$kind" "$report" "$tool" "$out" >>"${tmp}/runs"
-          printf 'round %d  %-8s %-8s %-8s %s\n' "$((round + 1))" "$kind" "$report" "$tool" "$out" >&2
+      cat -- "${tmp}/${kind}.log"* >/dev/null
+      for form in "${forms[@]}"; do
+        local -a tools=(analyze jq grep)
+        [[ "$form" == gzip ]] && tools+=(zcat)
+        for report in "${report_list[@]}"; do
+          local i
+          for ((i = 0; i < ${#tools[@]}; i++)); do
+            tool="${tools[$(((i + round) % ${#tools[@]}))]}"
+            out="$(run_tool "$tool" "$form" "$report" "${tmp}/${kind}.log" "$engine")"
+            printf '%s %s %s %s %s\n' "$kind" "$form" "$report" "$tool" "$out" >>"${tmp}/runs"
+            printf 'round %d  %-8s %-5s %-8s %-8s %s\n' "$((round + 1))" "$kind" "$form" "$report" "$tool" "$out" >&2
+          done
         done
       done
     done
   done
 
-  printf '\n%-9s %-8s %8s %7s %6s %6s %6s %7s %6s %6s %6s %6s %7s %7s\n' LOG REPORT "ANALYZE" "CPU" "MB/s" "PEAK" "JQ" "JQ CPU" "GREP" "G CPU" "x JQ" "x JQc" "% GREP" "% GREPc"
-  local mb a_s a_c a_mem j_s j_c g_s g_c
+  printf '\n%-9s %-5s %-8s %8s %7s %6s %6s %6s %7s %6s %6s %6s %6s %7s %7s %6s %6s\n' LOG INPUT REPORT "ANALYZE" "CPU" \
+    "MB/s" "PEAK" "JQ" "JQ CPU" "GREP" "G CPU" "x JQ" "x JQc" "% GREP" "% GREPc" "ZCAT" "/ZCAT"
+  local mb a_s a_c a_mem j_s j_c g_s g_c z_s
   for kind in "${kinds[@]}"; do
     mb=$(( $(wc -c <"${tmp}/${kind}.log") / 1048576 ))
-    for report in "${report_list[@]}"; do
-      a_s=$(runs_median "${tmp}/runs" "$kind" "$report" analyze 4)
-      a_c=$(runs_median "${tmp}/runs" "$kind" "$report" analyze 6)
-      a_mem=$(awk -v k="$kind" -v r="$report" '$1 == k && $2 == r && $3 == "analyze" { print $5 }' "${tmp}/runs" | sort -g | tail -n 1)
-      j_s=$(runs_median "${tmp}/runs" "$kind" "$report" jq 4)
-      j_c=$(runs_median "${tmp}/runs" "$kind" "$report" jq 6)
-      g_s=$(runs_median "${tmp}/runs" "$kind" "$report" grep 4)
-      g_c=$(runs_median "${tmp}/runs" "$kind" "$report" grep 6)
-      awk -v k="$kind" -v r="$report" -v mb="$mb" -v a="$a_s" -v ac="$a_c" -v m="$a_mem" -v j="$j_s" -v jc="$j_c" -v g="$g_s" -v gc="$g_c" 'BEGIN {
-        printf "%-9s %-8s %8.2f %7.2f %6.0f %6.0f %6.2f %7.2f %6.2f %6.2f %5.1fx %5.1fx %6.0f%% %6.0f%%\n", k, r, a, ac, mb / a, m, j, jc, g, gc, j / a, jc / ac, 100 * g / a, 100 * gc / ac }'
+    for form in "${forms[@]}"; do
+      for report in "${report_list[@]}"; do
+        a_s=$(runs_median "${tmp}/runs" "$kind" "$form" "$report" analyze 5)
+        a_c=$(runs_median "${tmp}/runs" "$kind" "$form" "$report" analyze 7)
+        a_mem=$(awk -v k="$kind" -v f="$form" -v r="$report" '$1 == k && $2 == f && $3 == r && $4 == "analyze" { print $6 }' \
+          "${tmp}/runs" | sort -g | tail -n 1)
+        j_s=$(runs_median "${tmp}/runs" "$kind" "$form" "$report" jq 5)
+        j_c=$(runs_median "${tmp}/runs" "$kind" "$form" "$report" jq 7)
+        g_s=$(runs_median "${tmp}/runs" "$kind" "$form" "$report" grep 5)
+        g_c=$(runs_median "${tmp}/runs" "$kind" "$form" "$report" grep 7)
+        z_s=$(runs_median "${tmp}/runs" "$kind" "$form" "$report" zcat 5)
+        awk -v k="$kind" -v f="$form" -v r="$report" -v mb="$mb" -v a="$a_s" -v ac="$a_c" -v m="$a_mem" -v j="$j_s" \
+          -v jc="$j_c" -v g="$g_s" -v gc="$g_c" -v z="$z_s" 'BEGIN {
+          printf "%-9s %-5s %-8s %8.2f %7.2f %6.0f %6.0f %6.2f %7.2f %6.2f %6.2f %5.1fx %5.1fx %6.0f%% %6.0f%%", k, f, r, a, ac,
+            mb / a, m, j, jc, g, gc, j / a, jc / ac, 100 * g / a, 100 * gc / ac
+          if (z != "") printf " %6.2f %5.2fx", z, a / z; else printf " %6s %6s", "-", "-"
+          printf "\n" }'
+      done
     done
   done
-  printf '\nanalyze engine: %s. %d MiB per log, %d round(s), medians; seconds are wall (ANALYZE, JQ, GREP) and user + system CPU (CPU, JQ CPU, G CPU); PEAK = MiB, largest analyze run.\n' "$engine" "$size_mb" "$rounds"
-  printf 'Goals: x JQ >= 10 and %% GREP >= 25 (wall, as the issue measures; x JQc and %% GREPc are the same from CPU time, steadier on a loaded machine).\n'
+  printf '\nanalyze engine: %s. %d MiB per log (uncompressed), %d round(s), medians; seconds are wall (ANALYZE, JQ, GREP, ZCAT) and user + system CPU (CPU, JQ CPU, G CPU); PEAK = MiB, largest analyze run.\n' "$engine" "$size_mb" "$rounds"
+  printf 'Inputs: file = LOG; gzip = LOG.gz (analyze) and zcat LOG.gz | (jq, grep), ZCAT = zcat LOG.gz >/dev/null; stdin = cat LOG | (every tool).\n'
+  printf 'Goals: x JQ >= 10 and %% GREP >= 25 (wall, as the issue measures; x JQc and %% GREPc are the same from CPU time, steadier on a loaded machine); gzip: /ZCAT <= 1.5.\n'
 }
 
 # Peak memory of every report in both formats with both engines on the logs
@@ -239,10 +288,12 @@ memory_bounds() {
   printf '\nPEAK and BOUND in MiB; BOUND = 64 MiB + 200 B x KEYS (KEYS: --json records, one per cursor, refresh, query group or namespace). %d over the bound.\n\n' "$over"
 }
 
-# The median of field FIELD over the runs of LOG, REPORT and TOOL in RUNS_FILE.
+# The median of field FIELD over the runs of LOG, INPUT, REPORT and TOOL in
+# RUNS_FILE (nothing when there are none).
 runs_median() {
-  local runs_file="$1" kind="$2" report="$3" tool="$4" field="$5"
-  awk -v k="$kind" -v r="$report" -v t="$tool" -v f="$field" '$1 == k && $2 == r && $3 == t { print $f }' "$runs_file" | median
+  local runs_file="$1" kind="$2" form="$3" report="$4" tool="$5" field="$6"
+  awk -v k="$kind" -v i="$form" -v r="$report" -v t="$tool" -v f="$field" \
+    '$1 == k && $2 == i && $3 == r && $4 == t { print $f }' "$runs_file" | median
 }
 
 main "$@"
