@@ -185,7 +185,9 @@ function makeAudit(shell) {
     let cursor;
     try {
       cursor = await cursorPromise;
-      while (await cursor.hasNext()) onDoc(await cursor.next());
+      // The shell's cursors iterate their driver cursor directly this way:
+      // faster than a hasNext()/next() round through the shell API per entry.
+      for await (const doc of cursor) onDoc(doc);
     } finally {
       // Ctrl-C or an error part-way: kill the server's cursor now, not at its
       // 10-minute idle timeout.
