@@ -6,6 +6,7 @@
 // this file reads the entries.
 
 const { readBsonFile } = require('./bson-file.js');
+const bsonReader = require('./bson-read.js');
 
 const FN = 'oplogAudit';
 const SLICES = 20;
@@ -15,7 +16,9 @@ const DEFAULT_MAX_TIME_MS = 60000;
 const OPTIONS = ['last', 'since', 'until', 'file', 'collection', 'oplogSize', 'maxTimeMS'];
 const EXAMPLE = "{last: '6h'}";
 
-function makeAudit(shell) {
+// seams.bsonLibrary: a test's stand-in for the search of the shell's bson
+// library (() => null reads files as the standalone binary does).
+function makeAudit(shell, seams = {}) {
   const ex = require('./oplog-explain.js')(shell);
   const sv = require('./oplog-server.js')(shell, ex);
   const classify = require('./oplog-classify.js')(shell, ex);
@@ -78,11 +81,11 @@ function makeAudit(shell) {
 
   // ---- offline: a .bson file ------------------------------------------------
 
-  // mongosh's own BSON library, the one its ObjectId and Timestamp come from.
-  // The shell has no global with deserialize() (its EJSON reads JSON, and the
-  // bson subset its service provider keeps has no reader): a mongosh installed
-  // from npm has loaded the package as a module, found here by its classes
-  // being the shell's. The standalone binary bundles it out of reach.
+  // mongosh's own BSON library, the one its ObjectId and Timestamp come from,
+  // or null. The shell has no global with deserialize() (its EJSON reads JSON,
+  // and the bson subset its service provider keeps has no reader): a mongosh
+  // installed from npm has loaded the package as a module, found here by its
+  // classes being the shell's. The standalone binary bundles it out of reach.
   function shellBsonLibrary() {
     for (const key of Object.keys(require.cache)) {
       const lib = require.cache[key] && require.cache[key].exports;
@@ -90,24 +93,32 @@ function makeAudit(shell) {
         return lib;
       }
     }
-    throw fail('this mongosh keeps its BSON reader out of reach (the standalone binary bundles it): read the file ' +
-      'with mongosh installed from npm (npm install -g mongosh), or restore it (mongorestore -d support -c oplog FILE) ' +
-      "and audit the copy: oplogAudit({collection: 'support.oplog'})");
+    return null;
   }
+  const findLibrary = seams.bsonLibrary || shellBsonLibrary;
 
   function stringAt(buf, el) {
     // A BSON string: int32 length (with the NUL), the bytes, a NUL.
     return buf.toString('utf8', el[3] + 4, el[3] + el[4] - 1);
   }
 
-  const auditFile = shell.async(FN, async (o) => {
-    const lib = shellBsonLibrary();
+  // {topLevel(buf), full(buf)}: topLevel gives at least ns, op and ts, full
+  // the whole entry when topLevel gave less (null: topLevel gives it whole).
+  // The shell's library when it is in reach, being its own reader and the
+  // faster one (bench/oplog-audit.md); else bson-read.js, which gives the
+  // same values. entry() numbers the document being read, for its errors.
+  function entryReader(file, entry) {
+    const lib = findLibrary();
+    if (!lib) {
+      const read = bsonReader(shell.bson, (m) => fail(`${JSON.stringify(file)} is not a BSON dump: entry ${entry()} is malformed ${m}`));
+      return { topLevel: read, full: null };
+    }
     const { Timestamp } = shell.bson;
     const parseTop = lib.onDemand && typeof lib.onDemand.parseToElements === 'function' ? lib.onDemand.parseToElements : null;
+    if (!parseTop) return { topLevel: (buf) => lib.deserialize(buf), full: null };
     // ns, op and ts from the top level only: an insert or a delete is counted
     // without parsing its document.
     const topLevel = (buf) => {
-      if (!parseTop) return lib.deserialize(buf);
       const out = {};
       for (const el of parseTop(buf, 0)) {
         if (el[2] !== 2) continue;
@@ -119,6 +130,12 @@ function makeAudit(shell) {
       }
       return out;
     };
+    return { topLevel, full: (buf) => lib.deserialize(buf) };
+  }
+
+  const auditFile = shell.async(FN, async (o) => {
+    let entries = 0;
+    const { topLevel, full } = entryReader(o.file, () => entries);
     const started = Date.now();
     const shown = { shown: started };
     const onProgress = ({ fileBytes, fileSize, documents }) => progress(started, shown,
@@ -133,6 +150,7 @@ function makeAudit(shell) {
         fail,
         onProgress,
         onDocument: (buf) => {
+          entries++;
           const { ts } = topLevel(buf);
           if (!ts || ts._bsontype !== 'Timestamp') return;
           if (!first || sv.compareTs(ts, first) < 0) first = ts;
@@ -141,15 +159,17 @@ function makeAudit(shell) {
       });
       if (!first) throw fail(`${JSON.stringify(o.file)} holds no oplog entries (no document has a Timestamp ts)`);
       range = checkRange(parseRange(o, last), first, last, `the file ${JSON.stringify(o.file)}`);
+      entries = 0;
     }
     const state = classify.create();
     const info = await readBsonFile(o.file, {
       fail,
       onProgress,
       onDocument: (buf) => {
+        entries++;
         let entry = topLevel(buf);
         if (range && (!entry.ts || sv.compareTs(entry.ts, range.since) < 0 || sv.compareTs(entry.ts, range.until) > 0)) return;
-        if (parseTop && (entry.op === 'u' || entry.op === 'c' || entry.op === undefined)) entry = lib.deserialize(buf);
+        if (full && (entry.op === 'u' || entry.op === 'c' || entry.op === undefined)) entry = full(buf);
         classify.add(state, entry, buf.length);
       },
     });

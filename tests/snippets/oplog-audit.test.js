@@ -242,3 +242,38 @@ test('help gives every entry point with an example', () => {
     assert.ok(text.includes(s), `help shows ${s}`);
   }
 });
+
+// The standalone mongosh binary keeps its bson library out of reach: the
+// audit then reads entries with snippets/lib/bson-read.js. This is that
+// audit, through the module's internal seam standing in for the library search.
+function fallbackAudit() {
+  const path = require('path');
+  const lib = path.join(test.root, 'snippets', 'lib');
+  const shell = require(path.join(lib, 'shell.js'))({
+    bson: { Binary, BSONRegExp, Code, DBRef, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID },
+    print: () => {}, bsonsize, getDb: () => undefined, realm: { Object, Array, Error, Date },
+  });
+  return require(path.join(lib, 'oplog-audit.js'))(shell, { bsonLibrary: () => null }).oplogAudit;
+}
+
+test('without the shell\'s bson library, a generated dump audits as it does with it', async () => {
+  const t = auditT();
+  const { execFileSync } = require('child_process');
+  const { withFile } = require(test.fixture('oplog-audit', 'tmp-file.js'));
+  const gen = require('path').join(test.root, 'bench', 'oplog-audit-gen.js');
+  const [withLib, without] = await withFile(Buffer.alloc(0), async (file) => {
+    execFileSync(process.execPath, [gen, '--bytes', String(2 * 1024 * 1024), '--out', file], { cwd: test.root });
+    return [await oplogAudit({ file }), await fallbackAudit()({ file })];
+  });
+  assert.ok(withLib.entries > 500, `${withLib.entries} entries`);
+  assert.deepStrictEqual(t.plain(without), t.plain(withLib));
+});
+
+test('without the shell\'s bson library, a malformed entry is a one-line error naming the entry and the byte', async () => {
+  const t = auditT();
+  const bad = Buffer.from(t.all);
+  const second = bad.readInt32LE(0);
+  bad[second + 4] = 0x20; // the second entry's first type byte
+  const err = await t.rejected(() => t.withFile(bad, (file) => fallbackAudit()({ file })));
+  assert.match(err.message, /^oplogAudit: ".*oplog\.rs\.bson" is not a BSON dump: entry 2 is malformed at byte 4: unknown BSON type 0x20$/);
+});
