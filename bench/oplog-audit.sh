@@ -2,6 +2,7 @@
 # What oplogAudit costs, offline and live (issue 39's figures).
 #
 #   bench/oplog-audit.sh [--size MIB] [--pairs N] [--live-size MIB] [--no-live]
+#                        [--fallback]
 #
 # Offline: a generated local/oplog.rs.bson of --size MiB (default 256;
 # bench/oplog-audit-gen.js repeats the real-shaped entries of
@@ -13,6 +14,9 @@
 # in --pairs alternated pairs (default 2), each side's wall seconds and peak
 # memory (/usr/bin/time; for a pipe, its largest process) printed per run, and
 # mongosh's own peak with the snippets loaded and nothing audited beside them.
+# --fallback adds to each pair F: the same audit reading entries with
+# snippets/lib/bson-read.js, as the standalone mongosh binary does (its bson
+# library out of reach), through oplog-audit.js's internal seam.
 # 1 GiB takes over 3 minutes per bsondump | jq run on a 2-core machine: the
 # default size keeps a run of the whole script near 5 minutes.
 #
@@ -44,13 +48,14 @@ timed() {
 }
 
 main() {
-  local size=256 pairs=2 live_size=16 live=1
+  local size=256 pairs=2 live_size=16 live=1 fallback=0
   while (($#)); do
     case "$1" in
       --size) size="$2"; shift 2 ;;
       --pairs) pairs="$2"; shift 2 ;;
       --live-size) live_size="$2"; shift 2 ;;
       --no-live) live=0; shift ;;
+      --fallback) fallback=1; shift ;;
       -h | --help) usage; return 0 ;;
       *) echo "bench/oplog-audit.sh: unknown argument $1 (see --help)" >&2; return 2 ;;
     esac
@@ -72,6 +77,15 @@ EOF
   printf 'load(%s); oplogAudit({file: %s}).entries;\n' \
     "$(jq -Rn --arg f "$ROOT/snippets/index.js" '$f')" "$(jq -Rn --arg f "$dump" '$f')" >"$js"
   printf 'load(%s); oplogAudit.help;\n' "$(jq -Rn --arg f "$ROOT/snippets/index.js" '$f')" >"$base"
+  local fb="$work/fallback.js"
+  cat >"$fb" <<EOF
+const lib = $(jq -Rn --arg f "$ROOT/snippets/lib" '$f');
+const shell = require(lib + '/shell.js')({
+  bson: { Binary, BSONRegExp, Code, DBRef, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID },
+  print, bsonsize, getDb: () => undefined, realm: { Object, Array, Error, Date },
+});
+require(lib + '/oplog-audit.js')(shell, { bsonLibrary: () => null }).oplogAudit({file: $(jq -Rn --arg f "$dump" '$f')}).entries;
+EOF
 
   echo "offline, ${size} MiB dump: side seconds peak_KB"
   local k
@@ -83,7 +97,9 @@ EOF
     if ((k % 2 == 0)); then
       echo "A-oplogAudit $(timed mongosh --nodb --quiet --norc "$js")"
       echo "B-bsondump-jq $(timed "${pipe[@]}")"
+      if ((fallback)); then echo "F-oplogAudit-fallback $(timed mongosh --nodb --quiet --norc "$fb")"; fi
     else
+      if ((fallback)); then echo "F-oplogAudit-fallback $(timed mongosh --nodb --quiet --norc "$fb")"; fi
       echo "B-bsondump-jq $(timed "${pipe[@]}")"
       echo "A-oplogAudit $(timed mongosh --nodb --quiet --norc "$js")"
     fi

@@ -346,7 +346,9 @@ oplogAudit(options?)
   oplogAudit()                         the whole oplog
   oplogAudit({file: 'dump/local/oplog.rs.bson'})
                                        offline: mongodump -d local -c oplog.rs
-                                       output, plain or --gzip; takes since/until/last
+                                       output, plain or --gzip; takes since/until/last;
+                                       the standalone mongosh binary reads it too,
+                                       with the snippet's own BSON reader (slower)
   oplogAudit({collection: db.getSiblingDB('support').oplog})
                                        an oplog restored into any collection
     oplogSize   the oplog's configured size ('50GB'), for the window at the
