@@ -17,6 +17,8 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 const REPLACEMENT = '\ufffd';
 const TWO_32 = 4294967296;
 const DBREF_KEYS = new Set(['$ref', '$id', '$db']);
+// Sizes of the values whose size is their type's.
+const FIXED = { 0x01: 8, 0x06: 0, 0x07: 12, 0x08: 1, 0x09: 8, 0x0a: 0, 0x10: 4, 0x11: 8, 0x12: 8, 0x13: 16, 0x7f: 0, 0xff: 0 };
 
 module.exports = function bsonReader(bson, fail) {
   const { Binary, Code, DBRef, Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID } = bson;
@@ -194,16 +196,61 @@ module.exports = function bsonReader(bson, fail) {
     return out;
   }
 
-  return function read(buffer) {
+  // Where the value of type `type` at `at` ends, read from its length or its
+  // fixed size alone: the top-level reader passes over what it does not keep.
+  function skip(type, at, end, typeAt) {
+    const fixed = FIXED[type];
+    if (fixed !== undefined) {
+      need(at, fixed, end, 'a value');
+      return at + fixed;
+    }
+    // Strings, code, symbols (int32 + bytes); documents, arrays, code with
+    // scope (their int32 counts itself); binaries (int32 + subtype + bytes).
+    if (type === 0x02 || type === 0x03 || type === 0x04 || type === 0x05 || type === 0x0d || type === 0x0e || type === 0x0f) {
+      need(at, 4, end, 'a length');
+      const len = buf.readInt32LE(at);
+      const next = type === 0x05 ? at + 5 + len : type === 0x03 || type === 0x04 || type === 0x0f ? at + len : at + 4 + len;
+      if (len < 0 || next > end || next <= at) throw bad(at, `a value claims ${len} bytes, ${end - at} left in its document`);
+      return next;
+    }
+    return value(type, at, end, typeAt).next;
+  }
+
+  function checked(buffer, read) {
     buf = buffer;
     try {
       if (buf.length < 5) throw bad(0, `a document is 5 bytes at least, this one is ${buf.length}`);
       const len = buf.readInt32LE(0);
       if (len < 5 || len > buf.length) throw bad(0, `the document claims ${len} bytes, ${buf.length} are there`);
       if (len !== buf.length) throw bad(len, `${buf.length - len} bytes follow the document's end`);
-      return document(0, len, false);
+      return read(len);
     } finally {
       buf = null;
     }
-  };
+  }
+
+  // The named top-level fields only, each read as read() reads it; the
+  // others are passed over by their sizes, their contents unread.
+  function readTop(len, keep) {
+    const out = {};
+    if (buf[len - 1] !== 0) throw bad(len - 1, 'the document at byte 0 does not end with a NUL byte');
+    let at = 4;
+    while (at < len && buf[at] !== 0) {
+      const type = buf[at];
+      const nameEnd = cstringEnd(at + 1, len - 1);
+      const name = buf.toString('utf8', at + 1, nameEnd);
+      if (keep.has(name)) {
+        const v = value(type, nameEnd + 1, len - 1, at);
+        out[name] = v.value;
+        at = v.next;
+      } else at = skip(type, nameEnd + 1, len - 1, at);
+    }
+    if (at !== len - 1) throw bad(at, `a NUL ends the document at byte 0 ${len - 1 - at} bytes before its length says`);
+    return out;
+  }
+
+  const read = (buffer) => checked(buffer, (len) => document(0, len, false));
+  // read.top(buffer, names): a Set of the top-level names to read.
+  read.top = (buffer, names) => checked(buffer, (len) => readTop(len, names));
+  return read;
 };

@@ -15,6 +15,8 @@ const PROGRESS_EVERY_MS = 2000;
 const DEFAULT_MAX_TIME_MS = 60000;
 const OPTIONS = ['last', 'since', 'until', 'file', 'collection', 'oplogSize', 'maxTimeMS'];
 const EXAMPLE = "{last: '6h'}";
+// What the audit needs of an insert, a delete or a no-op.
+const TOP_FIELDS = new Set(['ns', 'op', 'ts']);
 
 // seams.bsonLibrary: a test's stand-in for the search of the shell's bson
 // library (() => null reads files as the standalone binary does).
@@ -111,7 +113,15 @@ function makeAudit(shell, seams = {}) {
     const lib = findLibrary();
     if (!lib) {
       const read = bsonReader(shell.bson, (m) => fail(`${JSON.stringify(file)} is not a BSON dump: entry ${entry()} is malformed ${m}`));
-      return { topLevel: read, full: null };
+      // Kept only with the types the library path keeps them with.
+      const topLevel = (buf) => {
+        const out = read.top(buf, TOP_FIELDS);
+        if (typeof out.op !== 'string') delete out.op;
+        if (typeof out.ns !== 'string') delete out.ns;
+        if (!out.ts || out.ts._bsontype !== 'Timestamp') delete out.ts;
+        return out;
+      };
+      return { topLevel, full: read };
     }
     const { Timestamp } = shell.bson;
     const parseTop = lib.onDemand && typeof lib.onDemand.parseToElements === 'function' ? lib.onDemand.parseToElements : null;

@@ -135,3 +135,23 @@ test('a string that is not UTF-8 is a one-line error at its offset', () => {
   assert.strictEqual(err.message, 'at byte 7: a string is not valid UTF-8');
   assert.throws(() => t.lib.deserialize(buf), /utf-?8/i);
 });
+
+test('top reads the named top-level fields as the whole read does, and no others', () => {
+  const t = readT();
+  const list = require(test.fixture('oplog-audit', 'entries.js'))({ Timestamp, Long, Int32, UUID, ObjectId, Binary }, 1700000000);
+  const names = new Set(['ns', 'op', 'ts']);
+  for (const { name, entry } of list) {
+    const buf = t.lib.serialize(entry);
+    const whole = t.read(buf);
+    const top = t.read.top(buf, names);
+    assert.deepStrictEqual(Object.keys(top).sort(), ['ns', 'op', 'ts'], name);
+    for (const k of names) assert.doesNotThrow(() => t.same(top[k], whole[k]), `${name} ${k}`);
+  }
+});
+
+test('top refuses a value whose length runs past the document, unread as it is', () => {
+  const t = readT();
+  const buf = t.doc(t.el(0x03, 'o', Buffer.concat([t.int32(400), Buffer.from([0])])), t.el(0x02, 'op', t.str('i')));
+  const err = test.thrown(() => t.read.top(buf, new Set(['op'])));
+  assert.strictEqual(err.message, 'at byte 7: a value claims 400 bytes, 15 left in its document');
+});
