@@ -105,6 +105,12 @@ test('a document shorter than its length is a one-line error at byte 0', () => {
   assert.strictEqual(err.message, 'at byte 0: the document claims 12 bytes, 10 are there');
 });
 
+test('a document cut inside its length field is a one-line error at byte 0', () => {
+  const t = readT();
+  const err = test.thrown(() => t.read(t.doc().subarray(0, 3)));
+  assert.strictEqual(err.message, 'at byte 0: a document is 5 bytes at least, this one is 3');
+});
+
 test('a string whose length runs past its document is a one-line error at its offset', () => {
   const t = readT();
   const buf = t.doc(t.el(0x02, 's', Buffer.concat([t.int32(400), Buffer.from('ab\0')])));
