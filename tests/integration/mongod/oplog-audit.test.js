@@ -19,7 +19,7 @@ function oaWorkload() {
   a.insertOne({ _id: 3, status: 'new' });
   a.updateOne({ _id: 2 }, { $set: { status: 'paid' } });
   a.updateOne({ _id: 3 }, { $set: { status: 'paid' } });
-  // "keep the last N": the whole array on every release (FACTS.md, push_node.cpp)
+  // "keep the last N": the whole array on every release (docs/mongodb-facts.md#which-array-updates-replicate-the-whole-array: push_node.cpp)
   a.updateOne({ _id: 1 }, { $push: { arr: { $each: [{ s: NumberInt(30), v: 'y' }], $slice: -30 } } });
   a.updateOne({ _id: 1 }, { $push: { arr: { $each: [{ s: NumberInt(31), v: 'y' }], $slice: -30 } } });
   a.replaceOne({ _id: 3 }, { _id: 3, status: 'archived' });
