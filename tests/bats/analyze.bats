@@ -785,28 +785,29 @@ assert_table_within_json() {
   ((table <= json + 2048)) || fail "${engine} ${report} --all: ${table} KiB, --json ${json} KiB"
 }
 
+# The same for both engines: the Python one, then the Go one where it is built.
+assert_table_within_json_both() {
+  assert_table_within_json python "$@"
+  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built"
+  assert_table_within_json go "$@"
+}
+
 @test "memory: a cursors table costs no more than --json on 16 MiB of distinct cursors, both engines" {
   local log
   log="$(generated_log distinct 16384)"
-  assert_table_within_json python cursors "$log"
-  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built"
-  assert_table_within_json go cursors "$log"
+  assert_table_within_json_both cursors "$log"
 }
 
 @test "memory: a refresh table costs no more than --json on 16 MiB of refreshes, both engines" {
   local log
   log="$(generated_log refreshes 16384)"
-  assert_table_within_json python refresh "$log"
-  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built"
-  assert_table_within_json go refresh "$log"
+  assert_table_within_json_both refresh "$log"
 }
 
 @test "memory: a queries table costs no more than --json on 16 MiB of distinct shapes, both engines" {
   local log
   log="$(generated_log shapes 16384)"
-  assert_table_within_json python queries "$log"
-  [[ -x "${DBA_LAB_ROOT}/.tools/bin/analyze-go" ]] || skip "the Go engine is not built"
-  assert_table_within_json go queries "$log"
+  assert_table_within_json_both queries "$log"
 }
 
 # --- engines ----------------------------------------------------------------
