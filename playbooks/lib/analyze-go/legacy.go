@@ -1,0 +1,350 @@
+package main
+
+// Legacy text logs (2.2 to 4.2): legacy.py's regexes written out by hand,
+// each with the regex's semantics (backtracking included) and no regexp on
+// the hot path. The Python engine matches a line decoded as UTF-8 with
+// errors replaced: its \d, \w and \s are Unicode's. A byte that is not
+// UTF-8 becomes U+FFFD there and RuneError here, which no class matches in
+// either; a Unicode digit where \d is tried hands the run over (Python
+// would read it as a digit, and int() of it as its value); \w and \s take
+// Go's tables for Python's (the same categories). The fields are views of
+// the line, never copies.
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// textLine: the groups of legacy.TEXT_LINE; sev and comp are "" when the
+// line has none (2.2 to 2.6).
+type textLine struct {
+	ts, sev, comp, ctx, msg string
+}
+
+// digitAt: does \d match at s[i] (an ASCII digit)? A Unicode digit there
+// hands the run over.
+func digitAt(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	c := s[i]
+	if c < utf8.RuneSelf {
+		return c >= '0' && c <= '9'
+	}
+	if r, _ := utf8.DecodeRuneInString(s[i:]); unicode.IsDigit(r) {
+		bail("a Unicode digit in a text log line")
+	}
+	return false
+}
+
+// digitRun: the end of the run of \d that starts at i.
+func digitRun(s string, i int) int {
+	for digitAt(s, i) {
+		i++
+	}
+	return i
+}
+
+// wordEnd: the end of the run of [\w$] that starts at i (Python's \w: letters,
+// numbers and _ in Unicode's sense).
+func wordEnd(s string, i int, dollar bool) int {
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || dollar && c == '$' {
+				i++
+				continue
+			}
+			return i
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || !unicode.IsLetter(r) && !unicode.IsNumber(r) {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+func upperAt(s string, i int) bool        { return i < len(s) && s[i] >= 'A' && s[i] <= 'Z' }
+func lowerAt(s string, i int) bool        { return i < len(s) && s[i] >= 'a' && s[i] <= 'z' }
+func byteAt(s string, i int, c byte) bool { return i < len(s) && s[i] == c }
+
+func spacesFrom(s string, i int) int {
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// textTime: the length of legacy.TIME matched at the start of s, 0 if none.
+// Either layout is deterministic: a shorter fraction, zone or day leaves a
+// digit or sign where the head needs a space.
+func textTime(s string) int {
+	if digitAt(s, 0) {
+		for _, i := range [...]int{1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+			if !digitAt(s, i) {
+				return 0
+			}
+		}
+		if s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+			return 0
+		}
+		i := fraction(s, 19)
+		switch {
+		case byteAt(s, i, 'Z'):
+			i++
+		case byteAt(s, i, '+') || byteAt(s, i, '-'):
+			if digitAt(s, i+1) && digitAt(s, i+2) {
+				j := i + 3
+				if byteAt(s, j, ':') && digitAt(s, j+1) && digitAt(s, j+2) {
+					i = j + 3
+				} else if digitAt(s, j) && digitAt(s, j+1) {
+					i = j + 2
+				}
+			}
+		}
+		return i
+	}
+	if !upperAt(s, 0) || !lowerAt(s, 1) || !lowerAt(s, 2) || !byteAt(s, 3, ' ') || !upperAt(s, 4) ||
+		!lowerAt(s, 5) || !lowerAt(s, 6) || !byteAt(s, 7, ' ') {
+		return 0
+	}
+	i := spacesFrom(s, 8)
+	if !digitAt(s, i) {
+		return 0
+	}
+	i++
+	if digitAt(s, i) {
+		i++
+	}
+	if !byteAt(s, i, ' ') || !digitAt(s, i+1) || !digitAt(s, i+2) || !byteAt(s, i+3, ':') || !digitAt(s, i+4) ||
+		!digitAt(s, i+5) || !byteAt(s, i+6, ':') || !digitAt(s, i+7) || !digitAt(s, i+8) {
+		return 0
+	}
+	return fraction(s, i+9)
+}
+
+// fraction: after (?:\.\d+)? at i.
+func fraction(s string, i int) int {
+	if byteAt(s, i, '.') && digitAt(s, i+1) {
+		return digitRun(s, i+1)
+	}
+	return i
+}
+
+// context: ` +\[(?P<ctx>[^\]]*)\] ` at i: the context and where the message
+// starts. [^\]]* stops at the first ], which must be followed by a space.
+func context(s string, i int) (string, int, bool) {
+	j := spacesFrom(s, i)
+	if j == i || !byteAt(s, j, '[') {
+		return "", 0, false
+	}
+	end := strings.IndexByte(s[j+1:], ']')
+	if end < 0 || !byteAt(s, j+1+end+1, ' ') {
+		return "", 0, false
+	}
+	return s[j+1 : j+1+end], j + end + 3, true
+}
+
+// parseTextLine: legacy.TEXT_LINE.match(line). The optional
+// `(?: +sev +comp)?` is tried first, then the line without it, as the regex
+// backtracks.
+func parseTextLine(line string) (textLine, bool) {
+	n := textTime(line)
+	if n == 0 {
+		return textLine{}, false
+	}
+	if i := spacesFrom(line, n); i > n && i < len(line) && strings.IndexByte("FEWID", line[i]) >= 0 {
+		sev := i
+		i++
+		if digitAt(line, i) {
+			i++
+		}
+		sevEnd := i
+		if j := spacesFrom(line, i); j > i {
+			k := j
+			if byteAt(line, k, '-') {
+				k++
+			} else {
+				for upperAt(line, k) || byteAt(line, k, '_') {
+					k++
+				}
+			}
+			if k > j {
+				if ctx, msg, ok := context(line, k); ok {
+					return textLine{line[:n], line[sev:sevEnd], line[j:k], ctx, line[msg:]}, true
+				}
+			}
+		}
+	}
+	if ctx, msg, ok := context(line, n); ok {
+		return textLine{ts: line[:n], ctx: ctx, msg: line[msg:]}, true
+	}
+	return textLine{}, false
+}
+
+// slowOps: SLOW_OP's operations, each with the space after it.
+var slowOps = [...]string{"command ", "query ", "getmore ", "update ", "remove ", "insert "}
+
+// slowOp: legacy.slow_op: SLOW_OP.match(msg), body with its leading space.
+// ns is \S+ (a run of non-white space, then a space); body and ms are what
+// the greedy `(?P<body>.*) (?P<ms>\d+)ms$` leaves: ms is the run of digits
+// before the final "ms", and a space must precede it.
+func slowOp(msg string) (op, ns, body string, ms int64, ok bool) {
+	at := -1
+	for _, o := range slowOps {
+		if strings.HasPrefix(msg, o) {
+			op, at = o[:len(o)-1], len(o)
+			break
+		}
+	}
+	if at < 0 {
+		return "", "", "", 0, false
+	}
+	i := at
+	for i < len(msg) {
+		r, n := utf8.DecodeRuneInString(msg[i:])
+		if isPyWhitespace(r) {
+			break
+		}
+		i += n
+	}
+	if i == at || !byteAt(msg, i, ' ') || !strings.HasSuffix(msg, "ms") {
+		return "", "", "", 0, false
+	}
+	end := len(msg) - 2
+	start := end
+	for start > i+1 && msg[start-1] >= '0' && msg[start-1] <= '9' {
+		start--
+	}
+	if start > 0 && msg[start-1] >= utf8.RuneSelf {
+		if r, _ := utf8.DecodeLastRuneInString(msg[:start]); unicode.IsDigit(r) {
+			bail("a Unicode digit in a text log line")
+		}
+	}
+	// The space before ms cannot be the one after ns: body sits between.
+	if start == end || start-1 <= i || msg[start-1] != ' ' {
+		return "", "", "", 0, false
+	}
+	ms, fits := parseDigits(msg[start:end])
+	if !fits {
+		bail("a duration beyond 64 bits in a text log line")
+	}
+	return op, msg[at:i], msg[i : start-1], ms, true
+}
+
+// parseDigits: the value of ASCII digits, false beyond int64.
+func parseDigits(s string) (int64, bool) {
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		if n > (1<<63-1)/10 {
+			return 0, false
+		}
+		n = n*10 + uint64(s[i]-'0')
+		if n > 1<<63-1 {
+			return 0, false
+		}
+	}
+	return int64(n), true
+}
+
+// lastNumber: legacy.last_number: the -?\d+ after the last " key:" that has
+// one. A number beyond int64 hands the run over (Python's ints have no bound;
+// OpDebug writes none that big).
+func lastNumber(body, key string) (int64, bool) {
+	end := len(body)
+	for {
+		at := strings.LastIndex(body[:end], key)
+		if at < 0 {
+			return 0, false
+		}
+		end = at + len(key) - 1
+		after := at + len(key)
+		if at == 0 || body[at-1] != ' ' || !byteAt(body, after, ':') {
+			continue
+		}
+		i := after + 1
+		neg := byteAt(body, i, '-')
+		if neg {
+			i++
+		}
+		j := digitRun(body, i)
+		if j == i {
+			continue
+		}
+		n, fits := parseDigits(body[i:j])
+		if !fits {
+			if neg && body[i:j] == "9223372036854775808" {
+				return -1 << 63, true
+			}
+			bail("a number beyond 64 bits in a text log line")
+		}
+		if neg {
+			n = -n
+		}
+		return n, true
+	}
+}
+
+// commandName: legacy.command_name: the name after " command: " (3.2+,
+// COMMAND_NAME) or in " command: { name:" (2.2, COMMAND_22), the first
+// occurrence that fits; false where Python returns None.
+func commandName(op, body string) (string, bool) {
+	if op != "command" {
+		if op == "getmore" {
+			return "getMore", true
+		}
+		return op, true
+	}
+	const mark = " command: "
+	for from := 0; ; {
+		at := strings.Index(body[from:], mark)
+		if at < 0 {
+			break
+		}
+		i := from + at + len(mark)
+		if j := wordEnd(body, i, true); j > i && strings.HasPrefix(body[j:], " {") {
+			return body[i:j], true
+		}
+		from = from + at + 1
+	}
+	const mark22 = " command: { "
+	for from := 0; ; {
+		at := strings.Index(body[from:], mark22)
+		if at < 0 {
+			return "", false
+		}
+		i := from + at + len(mark22)
+		if j := wordEnd(body, i, true); j > i && byteAt(body, j, ':') {
+			return body[i:j], true
+		}
+		from = from + at + 1
+	}
+}
+
+// planSummary: legacy.plan_summary: after the first " planSummary: ", up
+// to the first " word:X" (X not white space; ` \w+:\{` is one of those) or
+// the end.
+func planSummary(body string) (string, bool) {
+	const mark = " planSummary: "
+	at := strings.Index(body, mark)
+	if at < 0 {
+		return "", false
+	}
+	start := at + len(mark)
+	for p := start; ; p++ {
+		sp := strings.IndexByte(body[p:], ' ')
+		if sp < 0 {
+			return body[start:], true
+		}
+		p += sp
+		q := wordEnd(body, p+1, false)
+		if q > p+1 && byteAt(body, q, ':') && q+1 < len(body) {
+			if r, _ := utf8.DecodeRuneInString(body[q+1:]); !isPyWhitespace(r) {
+				return body[start:p], true
+			}
+		}
+	}
+}
