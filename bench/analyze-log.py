@@ -14,13 +14,39 @@ same file. KIND:
             as many `queries` groups as lines
   refreshes every line a routing table refresh (a mongos whose every
             refresh is logged: the line `refresh` reads)
+  KIND-text (all-text, few-text, distinct-text, shapes-text,
+            refreshes-text) the legacy text twin of KIND: the same events
+            (same seed, same values, as many lines as the JSON log of
+            SIZE_KIB holds, so the file is smaller) written as MongoDB 4.2
+            logs them: "TIME I  COMPONENT [ctx] message"; slow operations
+            in the string form of r4.2 src/mongo/db/curop.cpp
+            OpDebug::report (`command NS appName: "…" command: find { … }
+            originatingCommand: { … } planSummary: … cursorid:N
+            keysExamined:N docsExamined:N cursorExhausted:1 numYields:N
+            nreturned:N queryHash:H planCacheKey:H reslen:N locks:{ … }
+            storage:{ … } protocol:op_msg Nms`, BSON in BSONObj::toString
+            form: UUID("…"), Timestamp(t, i), BinData(0, HEX), new
+            Date(ms)); routing refreshes as r4.2
+            src/mongo/s/catalog_cache.cpp logs them (`Refresh for
+            collection NS from version A|B||EPOCH to version C|D||EPOCH
+            took N ms`): the layouts of the fixtures
+            tests/fixtures/logs/queries-4.2.derived.text.log and
+            refresh-4.2-mongod.log. What 4.2's text line does not carry is
+            left out: remote, readConcern, a getMore's queryHash and
+            planCacheKey, an update's nreturned and reslen.
 Prints the number of lines written. The lines follow the layout of real
 mongod lines (the attribute order of OpDebug::report); they are not a
 server's output and are never used as evidence about a server.
 """
-import json, random, sys
+import base64, calendar, json, random, sys
 
+KINDS = ("few", "all", "distinct", "shapes", "refreshes")
+if len(sys.argv) != 4 or sys.argv[1] not in KINDS + tuple(k + "-text" for k in KINDS) or not sys.argv[3].isdigit():
+    sys.exit("usage: bench/analyze-log.py KIND[-text] FILE SIZE_KIB (KIND: %s)" % ", ".join(KINDS))
 kind, path, size_kib = sys.argv[1], sys.argv[2], int(sys.argv[3])
+text_twin = kind.endswith("-text")
+kind = kind[:-len("-text")] if text_twin else kind
+# Seeded by the JSON kind: a text twin draws the very same values.
 rng = random.Random(20221017 + len(kind))
 target = size_kib << 10
 dumps = json.JSONEncoder(separators=(",", ":")).encode
@@ -35,9 +61,111 @@ def stamp(ms):
 
 
 def line(t, c, log_id, ctx, msg, attr):
+    """An event: written as JSON by json_line, as 4.2 text by text_line."""
+    return t, c, log_id, ctx, msg, attr
+
+
+def json_line(t, c, log_id, ctx, msg, attr):
     # The spacing of real mongod lines: padded after "s", "c" and "id".
     return '{"t":{"$date":"%s"},"s":"I",  "c":"%s",%s"id":%d,%s"ctx":"%s","msg":"%s","attr":%s}' % (
         stamp(t), c, " " * (9 - len(c)), log_id, " " * (8 - len(str(log_id))), ctx, msg, dumps(attr))
+
+
+def bson_text(value):
+    """value (extended JSON as this script writes it) as r4.2 BSONObj::toString
+    writes it, the way 4.2 text lines carry commands."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[ %s ]" % ", ".join(bson_text(v) for v in value) if value else "[]"
+    if len(value) == 1:
+        (key, inner), = value.items()
+        if key == "$date":
+            return "new Date(%d)" % date_millis(inner)
+        if key == "$uuid":
+            return 'UUID("%s")' % inner
+        if key == "$timestamp":
+            return "Timestamp(%d, %d)" % (inner["t"], inner["i"])
+        if key == "$oid":
+            return "ObjectId('%s')" % inner
+        if key == "$binary":
+            return "BinData(%s, %s)" % (int(inner["subType"], 16), base64.b64decode(inner["base64"]).hex().upper())
+    if not value:
+        return "{}"
+    return "{ %s }" % ", ".join("%s: %s" % (k, bson_text(v)) for k, v in value.items())
+
+
+def date_millis(text):
+    day, clock = text[:10], text[11:23]
+    whole = calendar.timegm(tuple(int(x) for x in day.split("-")) + tuple(int(x) for x in clock[:8].split(":")))
+    return whole * 1000 + int(clock[9:12])
+
+
+def version_text(version):
+    # ChunkVersion::toString: major|minor||epoch.
+    return "%d|%d||%s" % (version["0"]["$timestamp"]["t"], version["0"]["$timestamp"]["i"], version["1"]["$oid"])
+
+
+def slow_text(attr):
+    """OpDebug::report's string form (r4.2 src/mongo/db/curop.cpp), in its order."""
+    command = attr["type"] == "command"
+    out = ["command" if command else attr["type"], " ", attr["ns"], ' appName: "%s"' % attr["appName"], " command: "]
+    if command:
+        out.append(next(iter(attr["command"])) + " ")
+    out.append(bson_text(attr["command"]))
+    if "originatingCommand" in attr:
+        out.append(" originatingCommand: " + bson_text(attr["originatingCommand"]))
+    out.append(" planSummary: " + attr["planSummary"])
+    if "cursorid" in attr:
+        out.append(" cursorid:%d" % attr["cursorid"])
+    out.append(" keysExamined:%d docsExamined:%d" % (attr["keysExamined"], attr["docsExamined"]))
+    if attr.get("cursorExhausted"):
+        out.append(" cursorExhausted:1")
+    out.append(" numYields:%d" % attr["numYields"])
+    if command:
+        out.append(" nreturned:%d" % attr["nreturned"])
+    # As real 4.2 lines show it: after nreturned, and not on a getMore.
+    if "originatingCommand" not in attr:
+        out.append(" queryHash:%s planCacheKey:%s" % (attr["queryHash"], attr["planCacheKey"]))
+    if command:
+        out.append(" reslen:%d" % attr["reslen"])
+    out.append(" locks:" + bson_text(attr["locks"]) + " storage:" + bson_text(attr["storage"]))
+    if command:
+        out.append(" protocol:" + attr["protocol"])
+    out.append(" %dms" % attr["durationMillis"])
+    return "".join(out)
+
+
+def text_line(t, c, log_id, ctx, msg, attr):
+    """The event as MongoDB 4.2 writes it to a text log."""
+    if log_id == 51803:
+        body = slow_text(attr)
+    elif log_id == 4619901:
+        # 4.2 logs it from a loader thread, as the real lines of
+        # refresh-4.2-mongod.log show.
+        c, ctx = "SH_REFR", "ConfigServerCatalogCacheLoader-%s" % ctx.rsplit("-", 1)[1]
+        body = "Refresh for collection %s from version %s to version %s took %d ms" % (
+            attr["namespace"], version_text(attr["lookupSinceVersion"]),
+            version_text(attr["newVersion"]["chunkVersion"]), attr["durationMillis"])
+    elif log_id == 22943:
+        body = "connection accepted from %s #%d (%d connections now open)" % (
+            attr["remote"], attr["connectionId"], attr["connectionCount"])
+    elif log_id == 22944:
+        body = "end connection %s (%d connections now open)" % (attr["remote"], attr["connectionCount"])
+    elif log_id == 51800:
+        body = "received client metadata from %s %s: %s" % (attr["remote"], attr["client"], bson_text(attr["doc"]))
+    else:
+        wt = attr["message"]
+        ctx = "WTCheckpointThread"
+        body = "WiredTiger message [%d:%d][%s], %s: %s" % (
+            wt["ts_sec"], wt["ts_usec"], wt["thread"], wt["session_name"], wt["msg"])
+    # r4.2 text: "{time} {severity:<2} {component:<8} [{context}] {message}",
+    # times in ISO-8601 with a +HHMM offset.
+    return "%s+0000 I  %-8s [%s] %s" % (stamp(t)[:-6], c, ctx, body)
 
 
 def value(field):
@@ -203,8 +331,10 @@ with open(path, "w") as out:
                 text = slow(t, conn, live)
             else:
                 text = noise(t, conn)
-        chunk.append(text)
-        written += len(text) + 1
+        as_json = json_line(*text)
+        chunk.append(text_line(*text) if text_twin else as_json)
+        # The twin stops where the JSON log would: the same events.
+        written += len(as_json) + 1
         lines += 1
         if len(chunk) >= 10000:
             out.write("\n".join(chunk) + "\n")
