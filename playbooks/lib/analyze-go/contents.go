@@ -1,9 +1,10 @@
 package main
 
-// What a JSON log holds, in a few figures, for a run that found nothing to
+// What a log holds, in a few figures, for a run that found nothing to
 // report (the Python engine's contents module): lines, the components of
-// logv2's leading "c" and the first and last leading "t" $date, one line per
-// file on stderr, exit 0.
+// logv2's leading "c" and the first and last leading "t" $date (of a text
+// log: legacy.TEXT_LINE's comp and ts, textContents), one line per file on
+// stderr, exit 0.
 
 import (
 	"bytes"
@@ -84,17 +85,25 @@ func (c *contents) merge(o *contents) {
 	}
 }
 
-// describeContents: contents.describe for a JSON input.
+// describeContents: contents.describe.
 func describeContents(in *input) string {
 	if in.stdin {
 		return in.name + ": read once (stdin), not summarised"
 	}
+	newPart := func() feeder { return &contents{} }
+	if textLogs[in] {
+		newPart = func() feeder { return &textContents{} } // contents.read: the source's format's reader
+	}
 	var all *contents
-	for _, part := range scanFile(in, func() feeder { return &contents{} }, nil) {
+	for _, part := range scanFile(in, newPart, nil) {
+		c, ok := part.(*contents)
+		if !ok {
+			c = &part.(*textContents).contents
+		}
 		if all == nil {
-			all = part.(*contents)
+			all = c
 		} else {
-			all.merge(part.(*contents))
+			all.merge(c)
 		}
 	}
 	text := fmt.Sprintf("%s: %d line(s)", in.name, all.lines)

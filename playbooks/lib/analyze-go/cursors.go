@@ -19,6 +19,7 @@ import (
 const (
 	fChangeStream = 1
 	fJSON         = 2
+	fText         = 4
 	fOpener       = 8
 	// Every number added is below this, so no sum can overflow 64 bits
 	// (Python's ints never do); a bigger one hands the run over.
@@ -42,6 +43,7 @@ type cursorEvent struct {
 	nreturned, docs, keys, bytesRead, millis int64
 	time                                     string
 	hasTime                                  bool
+	text                                     bool // read from a legacy text line
 }
 
 type cursorTable struct {
@@ -455,7 +457,19 @@ func cursorSlow(doc *value) (cursorEvent, bool, *unparsable) {
 
 func (t *cursorTable) feed(offset int64, line []byte) {
 	t.bad.matched++
-	stripped := jsonLine(line)
+	stripped := lstrip(line)
+	if len(stripped) == 0 || stripped[0] != '{' {
+		parsed, ok := parseTextLine(view(line))
+		if !ok {
+			t.bad.skip(t.src, offset, notALogLine)
+			return
+		}
+		if ev, ok := cursorFromText(&parsed); ok {
+			ev.text = true
+			t.add(&ev, int64(t.src)<<48|offset)
+		}
+		return
+	}
 	ev, res := cursorFast(stripped, &t.arena)
 	if res == fastNotCursor {
 		return
@@ -520,6 +534,9 @@ func (t *cursorTable) add(ev *cursorEvent, seq int64) {
 	r.stats[5] += ev.bytesRead
 	r.stats[6] += ev.millis
 	flags := r.flags | fJSON
+	if ev.text {
+		flags = r.flags | fText
+	}
 	if ev.hasOrigin && (r.origin == -1 || !getmore) {
 		r.origin = t.names.id(ev.origin)
 	}
@@ -619,6 +636,9 @@ func (t *cursorTable) order() []int32 {
 	return slots
 }
 
+// formats: the FORMAT of a cursor by its flags, the formats of its lines.
+var formats = [...]string{fJSON: "json", fText: "text", fJSON | fText: "json+text"}
+
 func (t *cursorTable) timeText(tid, hms int32) (string, bool) {
 	return t.clock.decode(tid, int64(hms))
 }
@@ -683,7 +703,7 @@ func (t *cursorTable) appendRows(b []byte, slots []int32, quoted []string) []byt
 		timeJSON(r.firstTid, r.firstHms)
 		b = append(b, `,"lastTime":`...)
 		timeJSON(r.lastTid, r.lastHms)
-		b = append(b, `,"format":"json"}`+"\n"...)
+		b = append(append(append(b, `,"format":"`...), formats[r.flags&(fJSON|fText)]...), "\"}\n"...)
 	}
 	return b
 }
@@ -778,7 +798,7 @@ func (t *cursorTable) outputTable(out *bufio.Writer, top int) {
 				}
 				emit([]cell{itoa(r.id), str(names[r.ns]), opened, itoa(r.stats[0]), itoa(r.stats[1]),
 					itoa(r.stats[2]), itoa(r.stats[3]), itoa(r.stats[4]), str(humanBytes(r.stats[5])), itoa(r.stats[6]),
-					timeCell(r.firstTid, r.firstHms), timeCell(r.lastTid, r.lastHms), str("json")})
+					timeCell(r.firstTid, r.firstHms), timeCell(r.lastTid, r.lastHms), str(formats[r.flags&(fJSON|fText)])})
 			}
 		})
 	fmt.Fprintf(out, "Per namespace (%d)\n", len(perNs))

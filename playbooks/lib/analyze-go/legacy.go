@@ -348,3 +348,328 @@ func planSummary(body string) (string, bool) {
 		}
 	}
 }
+
+// notALogLine: legacy.parse_line's reason for a line that is neither.
+const notALogLine = "neither a JSON log line nor a legacy text log line"
+
+// textLogs: the inputs whose first log line is a text one (sniff): a
+// source's format picks the reports' needles, as Source.json does.
+var textLogs = map[*input]bool{}
+
+// nonSpaceEnd: the end of the run of \S (Python's: not Unicode white space)
+// that starts at i.
+func nonSpaceEnd(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if isPyWhitespace(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// smallValue: a number the Go engine adds (as cursorEvent's are), else the
+// run is handed over (Python's sums have no bound).
+func smallValue(n int64) int64 {
+	if n >= valueLimit || n <= -valueLimit {
+		bail("a metric beyond what this engine adds exactly")
+	}
+	return n
+}
+
+func validText(s string) string {
+	if !utf8.ValidString(s) {
+		bail("a line whose names are not UTF-8") // Python reads them with replacement characters
+	}
+	return s
+}
+
+// cursorFromText: legacy.cursor_event of a text line; false when the line
+// carries no cursor (no slow operation, no cursorid, or cursorid 0).
+func cursorFromText(l *textLine) (cursorEvent, bool) {
+	op, ns, body, ms, ok := slowOp(l.msg)
+	if !ok {
+		return cursorEvent{}, false
+	}
+	id, ok := lastNumber(body, "cursorid")
+	if !ok || id == 0 {
+		return cursorEvent{}, false
+	}
+	ev := cursorEvent{id: id, ns: validText(ns), millis: smallValue(ms), time: l.ts, hasTime: true}
+	if ev.name, ok = commandName(op, body); !ok {
+		ev.name = op
+	}
+	originText := body
+	if ev.name == "getMore" {
+		ev.origin, ev.hasOrigin = originName(body)
+		originText = ""
+		if at := strings.Index(body, " originatingCommand: {"); at >= 0 {
+			originText = body[at:]
+		}
+	} else {
+		ev.origin, ev.hasOrigin = ev.name, true
+	}
+	validText(ev.name)
+	validText(ev.origin)
+	ev.changeStream = ev.hasOrigin && ev.origin == "aggregate" && strings.Contains(originText, "pipeline: [ { $changeStream:")
+	if at := strings.LastIndex(body, " storage:{"); at >= 0 {
+		for from := at; ; { // BYTES_READ.search(body, storage_at)
+			found := strings.Index(body[from:], "bytesRead: ")
+			if found < 0 {
+				break
+			}
+			i := from + found + len("bytesRead: ")
+			if j := digitRun(body, i); j > i {
+				ev.bytesRead = smallValue(number(body[i:j]))
+				break
+			}
+			from = i
+		}
+	}
+	var keys, docs, nret int64
+	if keys, ok = lastNumber(body, "keysExamined"); !ok {
+		keys, _ = lastNumber(body, "nscanned")
+	}
+	if docs, ok = lastNumber(body, "docsExamined"); !ok {
+		docs, _ = lastNumber(body, "nscannedObjects")
+	}
+	nret, _ = lastNumber(body, "nreturned")
+	ev.keys, ev.docs, ev.nreturned = smallValue(keys), smallValue(docs), smallValue(nret)
+	return ev, true
+}
+
+// number: parseDigits, the run handed over beyond int64.
+func number(digits string) int64 {
+	n, fits := parseDigits(digits)
+	if !fits {
+		bail("a number beyond 64 bits in a text log line")
+	}
+	return n
+}
+
+// originName: legacy.ORIGIN_NAME.search: the first " originatingCommand: { name:".
+func originName(body string) (string, bool) {
+	const mark = " originatingCommand: { "
+	for from := 0; ; {
+		at := strings.Index(body[from:], mark)
+		if at < 0 {
+			return "", false
+		}
+		i := from + at + len(mark)
+		if j := wordEnd(body, i, true); j > i && byteAt(body, j, ':') {
+			return body[i:j], true
+		}
+		from += at + 1
+	}
+}
+
+// Statuses of a text refresh: refreshStatus's, and 3.6's "didn't find any
+// metadata changes", an ok one that started from a cached table.
+const (
+	textOK int8 = iota
+	textUnsharded
+	textFailed
+	textUnchanged
+)
+
+// textRefresh: what legacy.refresh_event reads of a line.
+type textRefresh struct {
+	ns       string
+	from, to optString
+	millis   int64
+	status   int8
+	// hasFrom: the line's shape has a from version, given or not (3.6's
+	// "found version" has none: its kind cannot be told).
+	hasFrom bool
+}
+
+// refreshFromText: legacy.refresh_event of a text line's message: ok false
+// for a line that is no refresh, reason set for an unparsable one.
+func refreshFromText(msg string) (ev textRefresh, ok bool, reason string) {
+	if rest, found := strings.CutPrefix(msg, "Refresh for collection "); found {
+		if ev, ok = refreshFor(rest); ok {
+			return ev, true, ""
+		}
+	} else if rest, found := strings.CutPrefix(msg, "ChunkManager: time to load chunks for "); found {
+		if ev, ok = chunkManagerLoad(rest); ok {
+			return ev, true, ""
+		}
+	} else {
+		return ev, false, ""
+	}
+	for from := 0; ; {
+		at := strings.Index(msg[from:], " took ")
+		if at < 0 {
+			return ev, false, "routing refresh line without 'took N ms' (cut or re-wrapped?)"
+		}
+		if digitAt(msg, from+at+len(" took ")) {
+			return ev, false, "routing refresh message in an unknown shape"
+		}
+		from += at + 1
+	}
+}
+
+// versionEnd: the end of legacy.VERSION at the start of s, 0 if none:
+// \d+\|\d+\|\|\w+(?:\|\|Timestamp\(\d+, \d+\))?
+func versionEnd(s string) int {
+	i := digitRun(s, 0)
+	if i == 0 || !byteAt(s, i, '|') {
+		return 0
+	}
+	j := digitRun(s, i+1)
+	if j == i+1 || !strings.HasPrefix(s[j:], "||") {
+		return 0
+	}
+	k := wordEnd(s, j+2, false)
+	if k == j+2 {
+		return 0
+	}
+	if strings.HasPrefix(s[k:], "||Timestamp(") {
+		a := k + len("||Timestamp(")
+		if b := digitRun(s, a); b > a && strings.HasPrefix(s[b:], ", ") {
+			if c := digitRun(s, b+2); c > b+2 && byteAt(s, c, ')') {
+				return c + 1
+			}
+		}
+	}
+	return k
+}
+
+// took: legacy.TOOK at the start of s, " took (\d+)(?: ?ms)?": the
+// duration and what follows it.
+func took(s string) (int64, string, bool) {
+	rest, ok := strings.CutPrefix(s, " took ")
+	if !ok {
+		return 0, "", false
+	}
+	n := digitRun(rest, 0)
+	if n == 0 {
+		return 0, "", false
+	}
+	ms := number(rest[:n])
+	rest = rest[n:]
+	// The unit and the " and ..." that follows cannot both fit: either
+	// reading leaves only one candidate.
+	if after, ok := strings.CutPrefix(rest, "ms"); ok {
+		rest = after
+	} else if after, ok := strings.CutPrefix(rest, " ms"); ok {
+		rest = after
+	}
+	return ms, rest, true
+}
+
+// refreshFor: REFRESH's "Refresh for collection" shapes (3.6 to 4.2), in
+// legacy.py's order, on what follows that prefix.
+func refreshFor(s string) (textRefresh, bool) {
+	var ev textRefresh
+	end := nonSpaceEnd(s, 0)
+	if end == 0 || !byteAt(s, end, ' ') {
+		return ev, false
+	}
+	ev.ns, s = s[:end], s[end:]
+	// 4.0/4.2: "[ from version A] to version B took N ms".
+	rest := s
+	if after, ok := strings.CutPrefix(rest, " from version "); ok {
+		if n := versionEnd(after); n > 0 {
+			ev.from, rest = optString{after[:n], true}, after[n:]
+		}
+	}
+	if after, ok := strings.CutPrefix(rest, " to version "); ok {
+		if n := versionEnd(after); n > 0 {
+			if ms, tail, ok := took(after[n:]); ok && tail == "" {
+				ev.to, ev.millis, ev.hasFrom = optString{after[:n], true}, ms, true
+				return ev, true
+			}
+		}
+	}
+	ev.from = optString{}
+	ms, tail, ok := took(s)
+	if !ok {
+		return ev, false
+	}
+	ev.millis = ms
+	switch {
+	case strings.HasPrefix(tail, " and found version "):
+		v := tail[len(" and found version "):]
+		if n := versionEnd(v); n > 0 && n == len(v) {
+			ev.to = optString{v, true}
+			return ev, true
+		}
+	case tail == " and didn't find any metadata changes":
+		ev.status = textUnchanged
+		return ev, true
+	case tail == " and found the collection is not sharded":
+		ev.status = textUnsharded
+		return ev, true
+	}
+	if strings.HasPrefix(tail, " and failed") {
+		ev.status = textFailed
+		return ev, true
+	}
+	return ev, false
+}
+
+// chunkManagerLoad: REFRESH's 2.2-3.4 shape, "NS: N ms sequenceNumber: N
+// version: V based on: V" with no anchor at the end. NS is \S+ followed by
+// ": ": the run of non-space, without its last byte, a colon.
+func chunkManagerLoad(s string) (textRefresh, bool) {
+	var ev textRefresh
+	end := nonSpaceEnd(s, 0)
+	if end < 2 || s[end-1] != ':' || !byteAt(s, end, ' ') {
+		return ev, false
+	}
+	ev.ns = s[:end-1]
+	i := end + 1
+	j := digitRun(s, i)
+	if j == i {
+		return ev, false
+	}
+	ms := number(s[i:j])
+	// " ?(?:ms)?" then " sequenceNumber: ": four ways to fit.
+	rest := s[j:]
+	for _, unit := range [...]string{" ms", " ", "ms", ""} {
+		if after, ok := strings.CutPrefix(rest, unit+" sequenceNumber: "); ok {
+			rest = after
+			break
+		}
+		if unit == "" {
+			return ev, false
+		}
+	}
+	k := digitRun(rest, 0)
+	if k == 0 || !strings.HasPrefix(rest[k:], " version: ") {
+		return ev, false
+	}
+	rest = rest[k+len(" version: "):]
+	to := nonSpaceEnd(rest, 0)
+	if to == 0 {
+		return ev, false
+	}
+	ev.to, ev.millis, ev.hasFrom = optString{rest[:to], true}, ms, true
+	if after, ok := strings.CutPrefix(rest[to:], " based on: "); ok {
+		if from := nonSpaceEnd(after, 0); from > 0 {
+			ev.from = optString{after[:from], true}
+		}
+	}
+	return ev, true
+}
+
+// textContents: contents.text_line, the time and component of every text
+// line (2.x lines have no component).
+type textContents struct{ contents }
+
+func (c *textContents) feed(_ int64, line []byte) {
+	c.lines++
+	l, ok := parseTextLine(view(line))
+	if !ok {
+		return
+	}
+	if !c.timed {
+		c.first, c.timed = append([]byte(nil), l.ts...), true
+	}
+	c.last = append(c.last[:0], l.ts...)
+	if l.comp != "" {
+		c.count([]byte(l.comp), 1)
+	}
+}

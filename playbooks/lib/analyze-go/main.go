@@ -1,9 +1,10 @@
 // analyze-go: the compiled engine of playbooks/analyze for its common case:
-// every report over JSON (4.4+) logs, in plain or gzip files or on stdin.
-// Its output is byte for byte the Python engine's (playbooks/lib/analyze),
-// which stays the reference and reads everything else: text logs, help and
-// usage errors, and any line this engine is not sure to read the
-// same way. For those it hands the whole run over (exec) before writing
+// every report over JSON (4.4+) logs, and cursors and refresh over legacy
+// text (2.2 to 4.2) logs too, in plain or gzip files or on stdin. Its
+// output is byte for byte the Python engine's (playbooks/lib/analyze),
+// which stays the reference and reads everything else: queries over text
+// logs, help and usage errors, and any line this engine is not sure to
+// read the same way. For those it hands the whole run over (exec) before writing
 // anything, so a run is always one engine's.
 //
 // playbooks/analyze starts it with DBA_LAB_ANALYZE_PYTHON and
@@ -199,7 +200,13 @@ func scanCursors(files []*input) *cursorTable {
 	r := &cursorReport{names: newInterner(), clock: newTimes()}
 	var total *cursorTable
 	for src, in := range files {
-		parts := scanFile(in, func() feeder { return r.newTable(src) }, []byte("51803"))
+		// cursors.needles: the slow query id of a JSON log, near the start
+		// of the line (a line cut before its cursorid is still counted).
+		needle := []byte("51803")
+		if textLogs[in] {
+			needle = []byte("cursorid")
+		}
+		parts := scanFile(in, func() feeder { return r.newTable(src) }, needle)
 		for i, p := range parts {
 			if total == nil {
 				total = p.(*cursorTable) // the first part is the table: its cursors are not copied
@@ -208,13 +215,50 @@ func scanCursors(files []*input) *cursorTable {
 			total.merge(p.(*cursorTable), src == len(files)-1 && i == len(parts)-1)
 		}
 	}
+	if total.bad.unparsable > 0 {
+		// The count of lines matched is printed: the Python engine's
+		// differs on a text log that holds JSON slow query lines (its
+		// block reader counts those without a cursorid where cursorid
+		// lines are dense, which depends on its blocks).
+		for _, in := range files {
+			if textLogs[in] && (in.stdin || holdsJSONLine(in, []byte("51803"))) {
+				bail("%s: a text log with JSON slow query lines, and unparsable lines", in.name)
+			}
+		}
+	}
 	return total
+}
+
+// jsonSpotter: does any line it is fed start as JSON?
+type jsonSpotter struct{ seen bool }
+
+func (j *jsonSpotter) feed(_ int64, line []byte) {
+	if s := lstrip(line); len(s) > 0 && s[0] == '{' {
+		j.seen = true
+	}
+}
+
+// holdsJSONLine: does a line of in that holds needle start as JSON?
+func holdsJSONLine(in *input, needle []byte) bool {
+	for _, part := range scanFile(in, func() feeder { return &jsonSpotter{} }, needle) {
+		if part.(*jsonSpotter).seen {
+			return true
+		}
+	}
+	return false
 }
 
 func scanRefresh(files []*input) *refreshAll {
 	all := &refreshAll{names: newInterner()}
 	for src, in := range files {
-		parts := scanFile(in, func() feeder { return newRefreshState(src, all.names) }, []byte("efresh"))
+		// refresh.needles: a text log's are "efresh" and "time to load
+		// chunks"; its every line goes to feed, which keeps those that hold
+		// a line filter (each holds one of the needles).
+		needle := []byte("efresh")
+		if textLogs[in] {
+			needle = nil
+		}
+		parts := scanFile(in, func() feeder { return newRefreshState(src, all.names) }, needle)
 		for _, p := range parts {
 			all.add(p.(*refreshState))
 		}
@@ -225,6 +269,9 @@ func scanRefresh(files []*input) *refreshAll {
 func scanQueries(files []*input) *queryState {
 	total := newQueryState(0)
 	for src, in := range files {
+		if textLogs[in] {
+			bail("%s: queries of a text log", in.name)
+		}
 		parts := scanFile(in, func() feeder { return newQueryState(src) }, []byte("51803"))
 		for _, p := range parts {
 			total.merge(p.(*queryState))
@@ -313,10 +360,9 @@ func parseArgs(args []string) (string, bool, int, []string) {
 
 const sniffBytes = 64 << 10
 
-// sniff: source.Source.sniff; only an input whose first log line is a JSON
-// one passes. A line with a text log's time is handed over, whether its
-// layout is a log's or not: the Python engine tells them apart, and says
-// what a file that is not a log looks like.
+// sniff: source.Source.sniff: the first line that starts as a JSON or a
+// text log line tells the input's format (textLogs); an input with neither
+// is handed over, for the Python engine to say what it looks like.
 func sniff(in *input) {
 	path := in.name
 	head, err := readInto(io.NewSectionReader(in.file, 0, in.size), make([]byte, sniffBytes))
@@ -341,8 +387,9 @@ func sniff(in *input) {
 		if isJSONLogStart(line) {
 			return
 		}
-		if isTextLogStart(line) {
-			bail("%s: a text log", path)
+		if _, ok := parseTextLine(view(line)); ok {
+			textLogs[in] = true
+			return
 		}
 	}
 	bail("%s: not a log", path)
@@ -376,35 +423,6 @@ func afterQuote(s []byte) ([]byte, bool) {
 		return s[3:], true
 	}
 	return s, false
-}
-
-// isTextLogStart: an ISO-8601 time (2.6 to 4.2) or a ctime one (2.2, 2.4)
-// at the start of the line.
-func isTextLogStart(l []byte) bool {
-	s := string(l)
-	if startsISOSeconds(s) {
-		return true
-	}
-	upper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
-	lower := func(c byte) bool { return c >= 'a' && c <= 'z' }
-	if len(s) < 8 || !upper(s[0]) || !lower(s[1]) || !lower(s[2]) || s[3] != ' ' || !upper(s[4]) || !lower(s[5]) ||
-		!lower(s[6]) || s[7] != ' ' {
-		return false
-	}
-	i := 8
-	for i < len(s) && s[i] == ' ' {
-		i++
-	}
-	j := i
-	for j < len(s) && j < i+2 && isDigit(s[j]) {
-		j++
-	}
-	if j == i {
-		return false
-	}
-	// " +\d{1,2}" backtracks: a third digit fails the space that follows.
-	return j+9 <= len(s) && s[j] == ' ' && digitsAt(s, j+1, 2) && s[j+3] == ':' && digitsAt(s, j+4, 2) &&
-		s[j+6] == ':' && digitsAt(s, j+7, 2)
 }
 
 // describe: cli.describe: "file:line: reason" for a plain file, the byte

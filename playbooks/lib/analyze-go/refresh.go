@@ -67,6 +67,7 @@ type refreshEvent struct {
 	offset        int64
 	ns, src       int32
 	status, kind  int8
+	fromText      bool // from a legacy text line: no log id
 }
 
 func (e *refreshEvent) seq() int64 { return int64(e.src)<<48 | e.offset }
@@ -151,19 +152,17 @@ func (r *refreshState) feed(offset int64, line []byte) {
 		return
 	}
 	r.bad.matched++
-	stripped := jsonLine(line)
+	stripped := lstrip(line)
+	if len(stripped) == 0 || stripped[0] != '{' {
+		r.feedText(offset, line)
+		return
+	}
 	got, ok := r.readFast(stripped)
 	if !ok && !r.readSlow(stripped, offset, &got) {
 		return
 	}
 	ev := refreshEvent{ns: r.names.id(got.ns), millis: got.millis, logID: got.id, status: got.status,
-		src: int32(r.src), offset: offset, timeKey: unknownTime}
-	if got.when.ok {
-		if !isASCII(got.when.s) {
-			bail("a refresh time that is not ASCII")
-		}
-		ev.timeKey = r.times.key(got.when.s)
-	}
+		src: int32(r.src), offset: offset, timeKey: r.timeKey(got.when)}
 	from, fromAsIs := r.rawVersion(got.old)
 	ev.kind = refreshKind(got.status, from)
 	if got.inStore && !from.ok && got.status == 0 {
@@ -171,10 +170,57 @@ func (r *refreshState) feed(offset int64, line []byte) {
 	}
 	r.build, r.spare = r.spare, r.build // from stays as it is while to is built
 	to, toAsIs := r.rawVersion(got.new)
-	fields := [nFields]optString{fTime: got.when, fFrom: from, fTo: to}
+	r.record(ev, [nFields]optString{fTime: got.when, fFrom: from, fTo: to}, fromAsIs, toAsIs)
+}
+
+func (r *refreshState) timeKey(when optString) int64 {
+	if !when.ok {
+		return unknownTime
+	}
+	if !isASCII(when.s) {
+		bail("a refresh time that is not ASCII")
+	}
+	return r.times.key(when.s)
+}
+
+// feedText reads a legacy text line (legacy.refresh_event).
+func (r *refreshState) feedText(offset int64, line []byte) {
+	parsed, ok := parseTextLine(view(line))
+	if !ok {
+		r.bad.skip(r.src, offset, notALogLine)
+		return
+	}
+	got, ok, reason := refreshFromText(parsed.msg)
+	if reason != "" {
+		r.bad.skip(r.src, offset, reason)
+	}
+	if !ok {
+		return
+	}
+	when := optString{parsed.ts, true}
+	ev := refreshEvent{ns: r.names.id(validText(got.ns)), millis: smallValue(got.millis), src: int32(r.src),
+		offset: offset, timeKey: r.timeKey(when), fromText: true}
+	validText(got.from.s)
+	validText(got.to.s)
+	switch got.status {
+	case textUnchanged:
+		ev.kind = 2 // from a cached table
+	case textOK:
+		ev.kind = refreshKind(0, got.from)
+		if !got.hasFrom {
+			ev.kind = 0
+		}
+	default:
+		ev.status = got.status
+	}
+	r.record(ev, [nFields]optString{fTime: when, fFrom: got.from, fTo: got.to}, pyAsIs(got.from.s), pyAsIs(got.to.s))
+}
+
+// record keeps an event and its strings.
+func (r *refreshState) record(ev refreshEvent, fields [nFields]optString, fromAsIs, toAsIs bool) {
 	// A time read as ISO-8601 has digits and "-:.+TZ" only (and maybe a
 	// trailing newline, which is escaped).
-	timeAsIs := ev.timeKey != unknownTime && !strings.HasSuffix(got.when.s, "\n")
+	timeAsIs := ev.timeKey != unknownTime && !strings.HasSuffix(fields[fTime].s, "\n")
 	asIs := [nFields]bool{fTime: timeAsIs, fFrom: fromAsIs, fTo: toAsIs}
 	// The strings are escaped here, on the worker's core and while the line
 	// is in cache; --json then only copies them.
@@ -614,6 +660,14 @@ type refreshSummary struct {
 	median                      pyNum
 	firstVersion, lastVersion   optString
 	firstTime, lastTime         optString
+	format                      string // of its events: json, text or json+text
+}
+
+func eventFormat(e *refreshEvent) string {
+	if e.fromText {
+		return "text"
+	}
+	return "json"
 }
 
 // pyMedian: common.median (the mean of the middle two for an even count).
@@ -679,6 +733,7 @@ func (a *refreshAll) summaries() []refreshSummary {
 		members     []int64 // durations
 		failed      int64
 		seen        bool
+		formats     int32 // fJSON, fText: its events'
 	}
 	var order []int32
 	groups := make([]group, len(a.names.names))
@@ -694,6 +749,11 @@ func (a *refreshAll) summaries() []refreshSummary {
 			g.members = append(g.members, e.millis)
 			if e.status == 2 {
 				g.failed++
+			}
+			if e.fromText {
+				g.formats |= fText
+			} else {
+				g.formats |= fJSON
 			}
 			if earlierRefresh(e, g.fe) {
 				g.first, g.fe = ref, e
@@ -716,6 +776,7 @@ func (a *refreshAll) summaries() []refreshSummary {
 			s.firstVersion = fp.plain(first, fTo)
 		}
 		s.lastVersion, s.firstTime, s.lastTime = lp.plain(last, fTo), fp.plain(first, fTime), lp.plain(last, fTime)
+		s.format = formats[g.formats]
 		summaries = append(summaries, s)
 	}
 	slices.SortFunc(summaries, func(x, y refreshSummary) int {
@@ -769,8 +830,12 @@ func (a *refreshAll) appendEvent(b []byte, ref int64, quotedNames, quotedFiles [
 	b = append(b, `,"status":"`...)
 	b = append(b, statusNames[e.status]...)
 	b = append(b, `","logId":`...)
-	b = strconv.AppendInt(b, e.logID, 10)
-	b = append(b, `,"format":"json","file":`...)
+	if e.fromText {
+		b = append(b, `null,"format":"text","file":`...)
+	} else {
+		b = strconv.AppendInt(b, e.logID, 10)
+		b = append(b, `,"format":"json","file":`...)
+	}
 	b = append(b, quotedFiles[e.src]...)
 	b = append(b, `,"offset":`...)
 	b = strconv.AppendInt(b, e.offset, 10)
@@ -851,7 +916,7 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, top int, files []str
 			b = appendOpt(b, s.firstTime)
 			b = append(b, `,"lastTime":`...)
 			b = appendOpt(b, s.lastTime)
-			b = append(b, `,"format":"json"}`+"\n"...)
+			b = append(append(append(b, `,"format":"`...), s.format...), "\"}\n"...)
 			out.Write(b)
 		}
 		return
@@ -864,7 +929,7 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, top int, files []str
 		"LAST VERSION", "FORMAT"}, map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true}, func(emit func([]cell)) {
 		for _, s := range summaries {
 			emit([]cell{str(s.namespace), itoa(s.refreshes), itoa(s.failed), itoa(s.min), str(s.median.String()),
-				itoa(s.max), optCell(s.firstVersion), optCell(s.lastVersion), str("json")})
+				itoa(s.max), optCell(s.firstVersion), optCell(s.lastVersion), str(s.format)})
 		}
 	})
 	rows := planTable([]string{"TIME", "NAMESPACE", "FROM VERSION", "TO VERSION", "KIND", "MILLIS", "STATUS", "FORMAT"},
@@ -876,7 +941,7 @@ func (a *refreshAll) output(out *bufio.Writer, asJSON bool, top int, files []str
 					kind = str(kindNames[e.kind])
 				}
 				emit([]cell{optCell(r.plain(e, fTime)), str(names[e.ns]), optCell(r.plain(e, fFrom)),
-					optCell(r.plain(e, fTo)), kind, itoa(e.millis), str(statusNames[e.status]), str("json")})
+					optCell(r.plain(e, fTo)), kind, itoa(e.millis), str(statusNames[e.status]), str(eventFormat(e))})
 			}
 		})
 	out.WriteString("Per namespace (" + strconv.Itoa(len(summaries)) + ")\n")
