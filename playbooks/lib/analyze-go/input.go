@@ -4,10 +4,12 @@ package main
 // plain files, gzip files (every member in turn, offsets counted after
 // decompression) and stdin ("-"), plain or gzip.
 //
-// Stdin is kept in an unlinked temporary file before it is read: a pipe can
-// be read once, and a run this engine hands over, whatever the reason, must
-// still reach the Python engine whole (handOver gives it the copy as its
-// stdin). A plain copy is then read in parts on every core, as a file is.
+// Every byte read from stdin is kept in an unlinked temporary file first: a
+// pipe can be read once, and a run this engine hands over, whatever the
+// reason and however far it read, must still reach the Python engine whole
+// (handOverStdin reads the rest of stdin into the copy and gives it the copy
+// as its stdin). The head is read before the scan, for sniff; the scan
+// reads the rest as it parses (stdin.go).
 
 import (
 	"bytes"
@@ -31,7 +33,11 @@ type input struct {
 // stdinCopy: the copy of stdin, for handOver (nil when stdin is not read).
 var stdinCopy *os.File
 
-// openInputs opens every path (parseArgs checked them) and keeps stdin.
+// stdinEnded: stdin was read to its end (a terminal would wait for another).
+var stdinEnded bool
+
+// openInputs opens every path (parseArgs checked them) and reads the head
+// of stdin.
 func openInputs(paths []string) []*input {
 	inputs := make([]*input, len(paths))
 	for i, path := range paths {
@@ -57,30 +63,69 @@ func openInputs(paths []string) []*input {
 	return inputs
 }
 
-// keepStdin copies stdin to an unlinked temporary file. A failure (a full
-// TMPDIR) ends the run: part of stdin is read, so no engine could read it
-// whole any more.
+// keepStdin makes the copy of stdin and reads stdin's head into it.
 func keepStdin() *os.File {
 	f, err := os.CreateTemp("", "dba-lab-analyze-stdin.*")
-	if err == nil {
-		os.Remove(f.Name()) // gone with the process, whatever ends it
-		stdinCopy = f
-		// Through a buffer of 1 MiB: io.Copy's own path reads a pipe 32 KiB
-		// at a time, 20-30% slower on a 100 MiB log.
-		_, err = io.CopyBuffer(struct{ io.Writer }{f}, struct{ io.Reader }{os.Stdin}, make([]byte, 1<<20))
-	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "analyze: (stdin): cannot keep a copy in the temporary folder (%v);"+
-			" set TMPDIR to a roomier one, or DBA_LAB_ANALYZE_ENGINE=python to read stdin in one pass\n", err)
-		os.Exit(1)
+		stdinFailed(err)
+	}
+	os.Remove(f.Name()) // gone with the process, whatever ends it
+	stdinCopy = f
+	if _, err := readUpTo(stdinTee{}, sniffBytes); err != nil {
+		stdinFailed(err)
 	}
 	return f
 }
 
-// handOverStdin runs the Python engine with the copy of stdin as its stdin
-// and gives its exit status: this process must live on to hold the copy.
+// stdinTee reads stdin, each read kept in the copy before it is given; a
+// failure of either ends the run (stdinFailed).
+type stdinTee struct{}
+
+func (stdinTee) Read(p []byte) (int, error) {
+	if stdinEnded {
+		return 0, io.EOF
+	}
+	n, err := os.Stdin.Read(p)
+	if n > 0 {
+		if _, werr := stdinCopy.Write(p[:n]); werr != nil {
+			stdinFailed(werr)
+		}
+	}
+	switch {
+	case err == io.EOF:
+		stdinEnded = true
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "analyze: (stdin): read error: %v\n", err)
+		os.Exit(1)
+	}
+	return n, err
+}
+
+// stdinSource: stdin from its first byte for the scan, the head from the
+// copy (sniff read it: in.size is its size) and the rest as it comes.
+func stdinSource(in *input) io.Reader {
+	return io.MultiReader(io.NewSectionReader(in.file, 0, in.size), stdinTee{})
+}
+
+// stdinFailed ends the run when the copy fails (a full TMPDIR): part of
+// stdin is read, so no engine could read it whole any more.
+func stdinFailed(err error) {
+	fmt.Fprintf(os.Stderr, "analyze: (stdin): cannot keep a copy in the temporary folder (%v);"+
+		" set TMPDIR to a roomier one, or DBA_LAB_ANALYZE_ENGINE=python to read stdin in one pass\n", err)
+	os.Exit(1)
+}
+
+// handOverStdin runs the Python engine with the copy of stdin, read to its
+// end first, as its stdin and gives its exit status: this process must live
+// on to hold the copy. Nothing else reads stdin by then (scans stop their
+// readers before they fail).
 func handOverStdin(python, script string, args, env []string) int {
 	signal.Ignore(os.Interrupt) // Ctrl-C is the Python engine's to report
+	// Through a buffer of 1 MiB: io.Copy's own path reads a pipe 32 KiB at
+	// a time, 20-30% slower on a 100 MiB log.
+	if _, err := io.CopyBuffer(struct{ io.Writer }{io.Discard}, stdinTee{}, make([]byte, 1<<20)); err != nil {
+		stdinFailed(err)
+	}
 	cmd := exec.Command(python, append([]string{script}, args...)...)
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -143,27 +188,48 @@ func readInto(r io.Reader, buf []byte) ([]byte, error) {
 // goroutine decodes blocks while this one matches and parses the blocks
 // decoded before (decoding is the floor: the two overlap on two cores).
 // Damaged or cut gzip data is handed over: the Python engine reads it up to
-// the damage and says so in its own words.
+// the damage and says so in its own words. On stdin the decoder reads it as
+// it comes; a failure here stops the decoder, which reads the rest of stdin
+// into the copy, before it is raised.
 func scanGzip(in *input, needle []byte, out feeder) {
 	const inFlight = 4
+	src := io.Reader(io.NewSectionReader(in.file, 0, in.size))
+	if in.stdin {
+		src = stdinSource(in)
+	}
 	blocks := make(chan []byte, inFlight)
 	free := make(chan []byte, inFlight+2)
 	for i := 0; i < cap(free); i++ {
 		free <- make([]byte, blockSize)
 	}
+	stop := make(chan struct{})
 	var decodeErr error
-	go func() {
+	decoded := goCatching(func() {
 		defer close(blocks)
-		zr, err := gzip.NewReader(io.NewSectionReader(in.file, 0, in.size))
+		defer func() {
+			if in.stdin {
+				drain(src)
+			}
+		}()
+		zr, err := gzip.NewReader(src)
 		if err != nil {
 			decodeErr = err
 			return
 		}
 		for {
-			block := <-free
+			var block []byte
+			select {
+			case block = <-free:
+			case <-stop:
+				return
+			}
 			block, err = readInto(zr, block[:cap(block)])
 			if len(block) > 0 {
-				blocks <- block
+				select {
+				case blocks <- block:
+				case <-stop:
+					return
+				}
 			} else {
 				free <- block
 			}
@@ -172,7 +238,25 @@ func scanGzip(in *input, needle []byte, out feeder) {
 				return
 			}
 		}
-	}()
+	})
+	failure := catching(func() { parseBlocks(blocks, free, needle, out) })
+	if failure != nil {
+		close(stop)
+	}
+	if r := decoded(); r != nil && failure == nil {
+		failure = r
+	}
+	if failure != nil {
+		panic(failure)
+	}
+	if decodeErr != nil {
+		bail("%s: gzip data damaged or cut (%v)", in.name, decodeErr)
+	}
+}
+
+// parseBlocks feeds out the lines of the decoded blocks holding needle,
+// each block given back to free once read.
+func parseBlocks(blocks <-chan []byte, free chan<- []byte, needle []byte, out feeder) {
 	var carry []byte // the start of a line cut by a block's end
 	var base int64   // the stream offset of carry, or of the next block
 	for block := range blocks {
@@ -194,9 +278,6 @@ func scanGzip(in *input, needle []byte, out feeder) {
 		base += int64(whole)
 		carry = append(carry, rest[whole:]...)
 		free <- block[:cap(block)]
-	}
-	if decodeErr != nil {
-		bail("%s: gzip data damaged or cut (%v)", in.name, decodeErr)
 	}
 	if len(carry) > 0 {
 		matchLines(carry, base, needle, out)

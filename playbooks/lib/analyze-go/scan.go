@@ -113,16 +113,30 @@ func workers() int {
 	return n
 }
 
-// scanFile runs one feeder per range of a plain input (a gzip one has one
-// feeder: decoding is sequential) and returns them in stream order.
+// scanFile: the parts scanInput makes, in stream order.
 func scanFile(in *input, newFeeder func() feeder, needle []byte) []feeder {
-	if in.gzip {
+	var parts []feeder
+	scanInput(in, newFeeder, needle, func(part feeder, _ bool) { parts = append(parts, part) })
+	return parts
+}
+
+// scanInput runs one feeder per range of a plain file, per segment of stdin
+// (stdin.go) or for a whole gzip input (decoding is sequential), and hands
+// them to take in stream order, on the caller's goroutine (last: the
+// input's last part).
+func scanInput(in *input, newFeeder func() feeder, needle []byte, take func(part feeder, last bool)) {
+	switch {
+	case in.gzip:
 		one := newFeeder()
 		scanGzip(in, needle, one)
 		if last, ok := one.(finisher); ok {
 			last.finish()
 		}
-		return []feeder{one}
+		take(one, true)
+		return
+	case in.stdin:
+		scanStdin(stdinSource(in), newFeeder, needle, take)
+		return
 	}
 	f, size := in.file, in.size
 	parts := workers()
@@ -161,7 +175,9 @@ func scanFile(in *input, newFeeder func() feeder, needle []byte) []feeder {
 	if failure != nil {
 		panic(failure)
 	}
-	return feeders
+	for i, part := range feeders {
+		take(part, i == len(feeders)-1)
+	}
 }
 
 // goCatching runs f on a goroutine of its own; the function it returns waits

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// partRecorder: the lines of one part, in the order fed.
+type partRecorder struct {
+	offsets []int64
+	lines   []string
+}
+
+func (p *partRecorder) feed(offset int64, line []byte) {
+	p.offsets = append(p.offsets, offset)
+	p.lines = append(p.lines, string(line))
+}
+
+// withSegmentSize runs f with segments of size bytes (small, so that a
+// test's few lines cross many segment ends).
+func withSegmentSize(t *testing.T, size int) {
+	saved := segmentSize
+	segmentSize = size
+	t.Cleanup(func() { segmentSize = saved })
+}
+
+// stdinParts: the parts scanStdin hands over for data, in the order handed,
+// and which ones came marked last.
+func stdinParts(t *testing.T, data string, needle []byte) (parts []*partRecorder, lasts []bool) {
+	t.Helper()
+	scanStdin(strings.NewReader(data), func() feeder { return &partRecorder{} }, needle,
+		func(part feeder, last bool) {
+			parts = append(parts, part.(*partRecorder))
+			lasts = append(lasts, last)
+		})
+	return parts, lasts
+}
+
+// fedLines: every line the parts were fed, in order, as "offset:line".
+func fedLines(parts []*partRecorder) []string {
+	var out []string
+	for _, p := range parts {
+		for i, line := range p.lines {
+			out = append(out, strconv.FormatInt(p.offsets[i], 10)+":"+line)
+		}
+	}
+	return out
+}
+
+// linesOf: what scanning data line by line gives, as fedLines writes it.
+func linesOf(data string, needle string) []string {
+	var out []string
+	offset := 0
+	for _, line := range strings.SplitAfter(data, "\n") {
+		if line == "" {
+			break
+		}
+		text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if strings.Contains(text, needle) {
+			out = append(out, strconv.Itoa(offset)+":"+text)
+		}
+		offset += len(line)
+	}
+	return out
+}
+
+func assertLines(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("fed lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestStdinSegmentsEndAtLineEnds(t *testing.T) {
+	withSegmentSize(t, 16)
+	data := "needle 1: a line across the first segment's end\nneedle 2\nother\nneedle 3 ends it\n"
+	parts, lasts := stdinParts(t, data, []byte("needle"))
+	if len(parts) < 2 {
+		t.Fatalf("%d bytes in segments of 16 read as %d part(s)", len(data), len(parts))
+	}
+	for i, p := range parts {
+		for _, line := range p.lines {
+			if strings.Contains(line, "\n") {
+				t.Fatalf("part %d was fed %q, more than a line", i, line)
+			}
+		}
+		if lasts[i] != (i == len(parts)-1) {
+			t.Fatalf("part %d of %d marked last: %v", i, len(parts), lasts[i])
+		}
+	}
+	assertLines(t, fedLines(parts), linesOf(data, "needle"))
+}
+
+func TestStdinLineLongerThanSegmentsIsFedWhole(t *testing.T) {
+	withSegmentSize(t, 64)
+	long := "needle " + strings.Repeat("x", 1000) // 15 segments long
+	data := "needle before\n" + long + "\nneedle after\n"
+	parts, _ := stdinParts(t, data, []byte("needle"))
+	assertLines(t, fedLines(parts), linesOf(data, "needle"))
+}
+
+func TestStdinLastLineWithoutNewlineCounts(t *testing.T) {
+	withSegmentSize(t, 16)
+	data := "needle first line\nneedle last, no newline"
+	parts, _ := stdinParts(t, data, []byte("needle"))
+	assertLines(t, fedLines(parts), []string{"0:needle first line", "18:needle last, no newline"})
+}
+
+// The first line's \r is the last byte of a segment's first read.
+func TestStdinCRLFLinesLoseTheirCR(t *testing.T) {
+	withSegmentSize(t, 16)
+	data := "needle number 1\r\nneedle two\r\nneedle three\r\n"
+	parts, _ := stdinParts(t, data, nil)
+	assertLines(t, fedLines(parts), []string{"0:needle number 1", "17:needle two", "29:needle three"})
+}
+
+func TestEmptyStdinIsOneEmptyPart(t *testing.T) {
+	parts, lasts := stdinParts(t, "", nil)
+	if len(parts) != 1 || !lasts[0] || len(parts[0].lines) != 0 {
+		t.Fatalf("got %d part(s), last %v", len(parts), lasts)
+	}
+}
+
+// A segment a multiple of the segment size long ends on a line end: no
+// empty part follows it.
+func TestStdinEndingOnASegmentEndAddsNoPart(t *testing.T) {
+	withSegmentSize(t, 8)
+	parts, lasts := stdinParts(t, "needle\nneedle\n", nil)
+	for i, p := range parts {
+		if len(p.lines) == 0 {
+			t.Fatalf("part %d of %d is empty", i, len(parts))
+		}
+	}
+	if !lasts[len(lasts)-1] {
+		t.Fatal("the final part is not marked last")
+	}
+}
+
+// countingReader: a reader that tells how far it was read.
+type countingReader struct {
+	r    io.Reader
+	read int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.read += n
+	return n, err
+}
+
+// failingFeeder bails on the line "bad", as a report does on a line it does
+// not read as the Python engine would.
+type failingFeeder struct{}
+
+func (failingFeeder) feed(_ int64, line []byte) {
+	if string(line) == "bad" {
+		bail("a bad line")
+	}
+}
+
+// A run handed over gives the Python engine all of stdin: after a worker's
+// failure stdin is still read to its end, and the failure is raised once
+// nothing reads it any more.
+func TestStdinIsReadToItsEndWhenAWorkerFails(t *testing.T) {
+	withSegmentSize(t, 16)
+	data := "good\nbad\n" + strings.Repeat("good line after the failure\n", 1000)
+	src := &countingReader{r: strings.NewReader(data)}
+	failure := catching(func() {
+		scanStdin(src, func() feeder { return failingFeeder{} }, nil, func(feeder, bool) {})
+	})
+	if failure != (bailout{"a bad line"}) {
+		t.Fatalf("got %v, want the worker's bailout", failure)
+	}
+	if src.read != len(data) {
+		t.Fatalf("read %d of %d bytes", src.read, len(data))
+	}
+}
+
+// As a report's merge failing does.
+func TestStdinIsReadToItsEndWhenTheMergeFails(t *testing.T) {
+	withSegmentSize(t, 16)
+	data := strings.Repeat("a line of the log\n", 1000)
+	src := &countingReader{r: strings.NewReader(data)}
+	failure := catching(func() {
+		scanStdin(src, func() feeder { return &partRecorder{} }, nil, func(feeder, bool) { bail("in the merge") })
+	})
+	if failure != (bailout{"in the merge"}) {
+		t.Fatalf("got %v, want the merge's bailout", failure)
+	}
+	if src.read != len(data) {
+		t.Fatalf("read %d of %d bytes", src.read, len(data))
+	}
+}
+
+// Many segments through a pool of workers reach take in stream order.
+func TestStdinPartsArriveInStreamOrder(t *testing.T) {
+	withSegmentSize(t, 64)
+	var data bytes.Buffer
+	for i := 0; i < 5000; i++ {
+		data.WriteString("needle line ")
+		data.WriteString(strconv.Itoa(i))
+		data.WriteString("\n")
+	}
+	parts, _ := stdinParts(t, data.String(), []byte("needle"))
+	assertLines(t, fedLines(parts), linesOf(data.String(), "needle"))
+}
