@@ -19,9 +19,11 @@
 # Legacy text logs are not an input form here: the fast engine does not read
 # them (they go to the Python engine) and jq cannot read them at all.
 # It prints per log, input and report the median wall seconds, MB/s and peak memory
-# (RSS of the whole process tree, sampled from /proc every 50 ms, and at
-# least the largest process's maxrss), the median CPU seconds (user + system,
-# workers included), and the ratios: analyze against jq (goal: at least 10x)
+# (the largest process's maxrss, from GNU time when it is installed, else
+# the Python resource module, whose figure cannot go below the sampler's own
+# RSS; and at least the RSS of the whole process tree, sampled from /proc
+# every 50 ms), the median CPU seconds (user + system, workers included),
+# and the ratios: analyze against jq (goal: at least 10x)
 # and against grep -F (goal: at least 25%), from wall time and from CPU time;
 # for gzip, also against zcat alone (goal: at most 1.5x its time).
 # --engine sets DBA_LAB_ANALYZE_ENGINE for the analyze runs (default auto:
@@ -40,7 +42,7 @@ readonly LOGS_ALL="few,all,distinct,refreshes"
 readonly INPUTS_ALL="file,gzip,stdin"
 
 usage() {
-  sed -n '2,33s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,36s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 die() {
@@ -55,8 +57,9 @@ generate() {
 }
 
 # Runs a command with stdout to the file MEASURE_SINK; prints "seconds peak_MiB
-# cpu_seconds" (wall time, peak RSS of the process tree, user + system time). Exit
-# codes other than those in MEASURE_OK (default 0) are failures.
+# cpu_seconds" (wall time, peak memory, user + system time). Exit codes other
+# than those in MEASURE_OK (default 0) are failures. MEASURE_TIME: GNU time,
+# when installed, to take the command's maxrss and CPU time.
 measure() {
   python3 - "$@" <<'PY'
 import os, resource, subprocess, sys, threading, time
@@ -64,15 +67,20 @@ import os, resource, subprocess, sys, threading, time
 def children(pid):
     out = []
     try:
-        for task in os.listdir("/proc/%d/task" % pid):
+        tasks = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return out
+    for task in tasks:
+        # One task (thread) ending while listed must not hide the others'.
+        try:
             with open("/proc/%d/task/%s/children" % (pid, task)) as f:
                 out.extend(int(x) for x in f.read().split())
-    except OSError:
-        pass
+        except OSError:
+            pass
     return out
 
-def rss_tree(pid):
-    total, todo, page = 0, [pid], os.sysconf("SC_PAGE_SIZE")
+def rss_tree(pid, with_root):
+    total, todo, page = 0, [pid] if with_root else children(pid), os.sysconf("SC_PAGE_SIZE")
     while todo:
         p = todo.pop()
         try:
@@ -83,11 +91,20 @@ def rss_tree(pid):
         todo.extend(children(p))
     return total
 
+command = sys.argv[1:]
+gnu_time = os.environ.get("MEASURE_TIME", "")
+maxrss_file = os.environ["MEASURE_SINK"] + ".maxrss"
+if gnu_time:
+    # getrusage's maxrss of a child is at least the RSS of this Python
+    # process (13-14 MiB), which the child held between fork and exec: the
+    # kernel keeps that high-water mark through exec. GNU time forks the
+    # command from its own 1-2 MiB and reports the command's maxrss alone.
+    command = [gnu_time, "-f", "%M %U %S", "-o", maxrss_file] + command
 start = time.monotonic()
 # Output goes to a real file: GNU grep stops at the first match when its
 # output is /dev/null, even with -c.
 sink = open(os.environ["MEASURE_SINK"], "wb")
-proc = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=sink)
+proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=sink)
 peak = [0]
 done = threading.Event()
 
@@ -96,7 +113,7 @@ def sample():
     # Not more often: the sampler shares the cores with a tool that uses
     # both (analyze), while jq and grep leave it one of its own.
     while not done.wait(0.05):
-        peak[0] = max(peak[0], rss_tree(proc.pid))
+        peak[0] = max(peak[0], rss_tree(proc.pid, not gnu_time))
 
 
 sampler = threading.Thread(target=sample)
@@ -106,14 +123,31 @@ elapsed = time.monotonic() - start
 done.set()
 sampler.join()
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-peak = max(peak[0], usage.ru_maxrss * 1024)
+cpu = usage.ru_utime + usage.ru_stime
+maxrss = usage.ru_maxrss * 1024
+if gnu_time:
+    # The last line: GNU time puts "Command exited with non-zero status N" first.
+    with open(maxrss_file) as f:
+        kib, user, system = f.read().split("\n")[-2].split()
+    # Its CPU too: a child of this Python process is charged 0.04-0.07 s
+    # (here) before its exec, more than some whole runs of analyze take.
+    maxrss, cpu = int(kib) * 1024, float(user) + float(system)
+peak = max(peak[0], maxrss)
 if proc.returncode not in [int(c) for c in os.environ.get("MEASURE_OK", "0").split()]:
     sys.exit("command failed (%d): %s" % (proc.returncode, " ".join(sys.argv[1:])))
 # CPU: user + system time of the command and every process it waited for
 # (analyze's workers included), which load on a shared machine changes far
 # less than wall time.
-print("%.3f %.1f %.3f" % (elapsed, peak / 1048576, usage.ru_utime + usage.ru_stime))
+print("%.3f %.1f %.3f" % (elapsed, peak / 1048576, cpu))
 PY
+}
+
+# GNU time, if installed (BSD time and the shell keyword have no -f %M).
+gnu_time() {
+  local path
+  path="$(type -P time || true)"
+  [[ -n "$path" ]] && "$path" -f '%M' -o /dev/null true >/dev/null 2>&1 && printf '%s' "$path"
+  return 0
 }
 
 jq_filter() {
@@ -179,6 +213,9 @@ main() {
     shift
   done
   command -v jq >/dev/null || die "jq is needed for the comparison"
+  MEASURE_TIME="$(gnu_time)"
+  export MEASURE_TIME
+  [[ -n "$MEASURE_TIME" ]] || printf 'bench/analyze: no GNU time: peak memory cannot read below this Python sampler'"'"'s own RSS (about 14 MiB), and CPU counts about 0.05 s per run of fork\n' >&2
 
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/dba-lab-analyze-bench.XXXXXX")"
   export MEASURE_SINK="${tmp}/out"
