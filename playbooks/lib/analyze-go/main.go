@@ -206,14 +206,15 @@ func scanCursors(files []*input) *cursorTable {
 		if textLogs[in] {
 			needle = []byte("cursorid")
 		}
-		parts := scanFile(in, func() feeder { return r.newTable(src) }, needle)
-		for i, p := range parts {
+		// Parts are merged as they come: stdin's many segments are not all
+		// kept until the end.
+		scanInput(in, func() feeder { return r.newTable(src) }, needle, func(p feeder, last bool) {
 			if total == nil {
 				total = p.(*cursorTable) // the first part is the table: its cursors are not copied
-				continue
+				return
 			}
-			total.merge(p.(*cursorTable), src == len(files)-1 && i == len(parts)-1)
-		}
+			total.merge(p.(*cursorTable), src == len(files)-1 && last)
+		})
 	}
 	if total.bad.unparsable > 0 {
 		// The count of lines matched is printed: the Python engine's
@@ -258,10 +259,8 @@ func scanRefresh(files []*input) *refreshAll {
 		if textLogs[in] {
 			needle = nil
 		}
-		parts := scanFile(in, func() feeder { return newRefreshState(src, all.names) }, needle)
-		for _, p := range parts {
-			all.add(p.(*refreshState))
-		}
+		scanInput(in, func() feeder { return newRefreshState(src, all.names) }, needle,
+			func(p feeder, _ bool) { all.add(p.(*refreshState)) })
 	}
 	return all
 }
@@ -272,10 +271,8 @@ func scanQueries(files []*input) *queryState {
 		if textLogs[in] {
 			bail("%s: queries of a text log", in.name)
 		}
-		parts := scanFile(in, func() feeder { return newQueryState(src) }, []byte("51803"))
-		for _, p := range parts {
-			total.merge(p.(*queryState))
-		}
+		scanInput(in, func() feeder { return newQueryState(src) }, []byte("51803"),
+			func(p feeder, _ bool) { total.merge(p.(*queryState)) })
 	}
 	return total
 }
