@@ -11,6 +11,8 @@ const bsonReader = require('./bson-read.js');
 const FN = 'oplogAudit';
 const SLICES = 20;
 const BATCH = 1000;
+// Entries the shell works through before it lets a batch's reply in.
+const CHUNK = 100;
 const PROGRESS_EVERY_MS = 2000;
 const DEFAULT_MAX_TIME_MS = 60000;
 const OPTIONS = ['last', 'since', 'until', 'file', 'collection', 'oplogSize', 'maxTimeMS'];
@@ -104,48 +106,55 @@ function makeAudit(shell, seams = {}) {
     return buf.toString('utf8', el[3] + 4, el[3] + el[4] - 1);
   }
 
-  // {topLevel(buf), full(buf)}: topLevel gives at least ns, op and ts, full
-  // the whole entry when topLevel gave less (null: topLevel gives it whole).
-  // The shell's library when it is in reach, being its own reader and the
-  // faster one (bench/oplog-audit.md); else bson-read.js, which gives the
-  // same values. entry() numbers the document being read, for its errors.
-  function entryReader(file, entry) {
+  // {topLevel(buf), entry(buf)}: topLevel gives at least ns, op and ts;
+  // entry gives what the classification reads of a BSON entry, the whole
+  // entry for updates and commands (their o is classified), the top level
+  // alone for the rest, which are counted by ns, op and size. The offline and
+  // the live raw paths both read entries with it. The shell's library when it
+  // is in reach, being its own reader and the faster one (bench/oplog-
+  // audit.md); else bson-read.js, which gives the same values.
+  // malformed(m): the caller's error for a document that is not BSON.
+  function entryReader(malformed) {
     const lib = findLibrary();
+    let topLevel;
+    let full;
     if (!lib) {
-      const read = bsonReader(shell.bson, (m) => fail(`${JSON.stringify(file)} is not a BSON dump: entry ${entry()} is malformed ${m}`));
+      const read = bsonReader(shell.bson, malformed);
       // Kept only with the types the library path keeps them with.
-      const topLevel = (buf) => {
+      topLevel = (buf) => {
         const out = read.top(buf, TOP_FIELDS);
         if (typeof out.op !== 'string') delete out.op;
         if (typeof out.ns !== 'string') delete out.ns;
         if (!out.ts || out.ts._bsontype !== 'Timestamp') delete out.ts;
         return out;
       };
-      return { topLevel, full: read };
+      full = read;
+    } else {
+      const { Timestamp } = shell.bson;
+      const parseTop = lib.onDemand && typeof lib.onDemand.parseToElements === 'function' ? lib.onDemand.parseToElements : null;
+      full = (buf) => lib.deserialize(buf);
+      // ns, op and ts from the top level only: an insert or a delete is
+      // counted without parsing its document.
+      topLevel = !parseTop ? full : (buf) => {
+        const out = {};
+        for (const el of parseTop(buf, 0)) {
+          if (el[2] !== 2) continue;
+          const a = buf[el[1]];
+          const b = buf[el[1] + 1];
+          if (a === 0x6f && b === 0x70 && el[0] === 2) out.op = stringAt(buf, el);
+          else if (a === 0x6e && b === 0x73 && el[0] === 2) out.ns = stringAt(buf, el);
+          else if (a === 0x74 && b === 0x73 && el[0] === 17) out.ts = new Timestamp({ t: buf.readUInt32LE(el[3] + 4), i: buf.readUInt32LE(el[3]) });
+        }
+        return out;
+      };
     }
-    const { Timestamp } = shell.bson;
-    const parseTop = lib.onDemand && typeof lib.onDemand.parseToElements === 'function' ? lib.onDemand.parseToElements : null;
-    if (!parseTop) return { topLevel: (buf) => lib.deserialize(buf), full: null };
-    // ns, op and ts from the top level only: an insert or a delete is counted
-    // without parsing its document.
-    const topLevel = (buf) => {
-      const out = {};
-      for (const el of parseTop(buf, 0)) {
-        if (el[2] !== 2) continue;
-        const a = buf[el[1]];
-        const b = buf[el[1] + 1];
-        if (a === 0x6f && b === 0x70 && el[0] === 2) out.op = stringAt(buf, el);
-        else if (a === 0x6e && b === 0x73 && el[0] === 2) out.ns = stringAt(buf, el);
-        else if (a === 0x74 && b === 0x73 && el[0] === 17) out.ts = new Timestamp({ t: buf.readUInt32LE(el[3] + 4), i: buf.readUInt32LE(el[3]) });
-      }
-      return out;
-    };
-    return { topLevel, full: (buf) => lib.deserialize(buf) };
+    const entry = (buf, top = topLevel(buf)) => (full !== topLevel && (top.op === 'u' || top.op === 'c' || top.op === undefined) ? full(buf) : top);
+    return { topLevel, entry };
   }
 
   const auditFile = shell.async(FN, async (o) => {
     let entries = 0;
-    const { topLevel, full } = entryReader(o.file, () => entries);
+    const { topLevel, entry: readEntry } = entryReader((m) => fail(`${JSON.stringify(o.file)} is not a BSON dump: entry ${entries} is malformed ${m}`));
     const started = Date.now();
     const shown = { shown: started };
     const onProgress = ({ fileBytes, fileSize, documents }) => progress(started, shown,
@@ -177,10 +186,9 @@ function makeAudit(shell, seams = {}) {
       onProgress,
       onDocument: (buf) => {
         entries++;
-        let entry = topLevel(buf);
-        if (range && (!entry.ts || sv.compareTs(entry.ts, range.since) < 0 || sv.compareTs(entry.ts, range.until) > 0)) return;
-        if (full && (entry.op === 'u' || entry.op === 'c' || entry.op === undefined)) entry = full(buf);
-        classify.add(state, entry, buf.length);
+        const top = topLevel(buf);
+        if (range && (!top.ts || sv.compareTs(top.ts, range.since) < 0 || sv.compareTs(top.ts, range.until) > 0)) return;
+        classify.add(state, readEntry(buf, top), buf.length);
       },
     });
     const source = { kind: 'file', name: o.file, gzip: info.gzip, fileBytes: info.fileBytes };
@@ -211,14 +219,65 @@ function makeAudit(shell, seams = {}) {
     }
   }
 
-  async function collect(cursorPromise, onDoc) {
+  // Every entry of the cursor to onDoc, in order. The driver asks for the
+  // next batch only when the shell has taken the last entry of the current
+  // one, so read entry by entry the server and the shell take turns, each
+  // idle while the other works. Here a reader takes entries off the cursor
+  // into a queue as they arrive, asking for the next batch as soon as one is
+  // drained, and onDoc works through the queue, yielding to the event loop
+  // every CHUNK entries: the next batch's getMore is sent, and its reply
+  // taken in, while the shell works on the one before. The queue holds two
+  // batches at most: past that, the reader waits.
+  async function collect(cursorPromise, onDoc, onChunk) {
     let cursor;
+    let queue = [];
+    let readerDone = false;
+    let stop = false;
+    let wakeWorker = null;
+    let wakeReader = null;
+    const wake = (w) => { if (w) w(); return null; };
+    let failure = null;
+    // Never rejects: its error is the worker's to throw.
+    const reader = async () => {
+      try {
+        for await (const doc of cursor) {
+          queue.push(doc);
+          wakeWorker = wake(wakeWorker);
+          if (queue.length >= 2 * BATCH) await new Promise((r) => { wakeReader = r; });
+          if (stop) break;
+        }
+      } catch (err) {
+        failure = err;
+      } finally {
+        readerDone = true;
+        wakeWorker = wake(wakeWorker);
+      }
+    };
+    let reading = null;
     try {
       cursor = await cursorPromise;
-      // The shell's cursors iterate their driver cursor directly this way:
-      // faster than a hasNext()/next() round through the shell API per entry.
-      for await (const doc of cursor) onDoc(doc);
+      reading = reader();
+      for (;;) {
+        if (failure) throw failure;
+        if (!queue.length) {
+          if (readerDone) break;
+          await new Promise((r) => { wakeWorker = r; });
+          continue;
+        }
+        const docs = queue;
+        queue = [];
+        wakeReader = wake(wakeReader);
+        for (let k = 0; k < docs.length; k++) {
+          onDoc(docs[k]);
+          if ((k + 1) % CHUNK === 0) await new Promise(setImmediate);
+        }
+        if (onChunk) onChunk();
+        await new Promise(setImmediate);
+      }
     } finally {
+      stop = true;
+      wakeReader = wake(wakeReader);
+      if (reading) await reading;
       // Ctrl-C or an error part-way: kill the server's cursor now, not at its
       // 10-minute idle timeout.
       if (cursor && !cursor.isClosed()) await cursor.close();
@@ -287,8 +346,10 @@ function makeAudit(shell, seams = {}) {
     const shown = { shown: started };
     // $bsonSize (4.4+) lets the server size and group what needs no reading
     // (inserts, deletes, no-ops) and size the rest; without it (FerretDB,
-    // older servers) every entry comes to the shell and bsonsize() sizes it.
+    // older servers) every entry comes to the shell, as its BSON bytes.
     let serverSizes = true;
+    const { entry: rawEntry } = entryReader((m) => fail(`${name} sent an entry that is not BSON: ${m}`));
+    const onChunk = () => progress(started, shown, `read ${state.entries} entries (${shell.formatBytes(state.bytes)})`);
     // A restored copy's documents carry the _id the server gave each insert;
     // local.oplog.rs entries have none, and the audit sizes them as they were.
     const unId = isOplog ? [] : [{ $project: { _id: 0 } }];
@@ -319,9 +380,14 @@ function makeAudit(shell, seams = {}) {
             { $match: { ...slice, op: { $in: NOT_GROUPED } } },
             ...unId,
             { $project: { _id: 0, ts: 1, op: 1, ns: 1, o: 1, o2: 1, lsid: 1, txnNumber: 1, b: { $bsonSize: '$$ROOT' } } },
-          ], options), (e) => { const b = ex.toNumber(e.b); delete e.b; classify.add(state, e, b); });
+          ], options), (e) => { const b = ex.toNumber(e.b); delete e.b; classify.add(state, e, b); }, onChunk);
         } else {
-          await collect(coll.find(slice, isOplog ? {} : { _id: 0 }, options), (e) => classify.add(state, e, shell.bsonsize(e)));
+          // raw (a driver option find() passes on): each entry as the
+          // server's BSON bytes, its size their length, read as a dump's
+          // entries are. A shell that ignores the option gives documents,
+          // sized with bsonsize().
+          await collect(coll.find(slice, isOplog ? {} : { _id: 0 }, { ...options, raw: true }),
+            (e) => (Buffer.isBuffer(e) ? classify.add(state, rawEntry(e), e.length) : classify.add(state, e, shell.bsonsize(e))), onChunk);
         }
       } catch (err) {
         throw sv.serverError(FN, err, o.maxTimeMS);
