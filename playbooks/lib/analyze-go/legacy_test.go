@@ -284,3 +284,103 @@ func TestPlanSummary(t *testing.T) {
 		}
 	}
 }
+
+func TestRefreshFromText(t *testing.T) {
+	const (
+		v1 = "103200|584||626ba80f5fa7cb632d7bf264"
+		v2 = "103200|593||626ba80f5fa7cb632d7bf264"
+	)
+	some := func(s string) optString { return optString{s, true} }
+	for _, c := range []struct {
+		msg    string
+		want   textRefresh
+		ok     bool
+		reason string
+	}{
+		// 4.2 (refresh-4.2-mongod.log).
+		{"Refresh for collection wukong.actions from version " + v1 + " to version " + v2 + " took 1001 ms",
+			textRefresh{"wukong.actions", some(v1), some(v2), 1001, textOK, true}, true, ""},
+		{"Refresh for collection a.b to version " + v2 + " took 7ms", textRefresh{"a.b", optString{}, some(v2), 7, textOK, true}, true, ""},
+		{"Refresh for collection a.b to version 1|2||ab||Timestamp(3, 4) took 7",
+			textRefresh{"a.b", optString{}, some("1|2||ab||Timestamp(3, 4)"), 7, textOK, true}, true, ""},
+		// 4.0 mongod (refresh-4.0-mongod.log): no duration.
+		{"Refresh for collection o.d from version " + v1 + " to version " + v2, textRefresh{}, false,
+			"routing refresh line without 'took N ms' (cut or re-wrapped?)"},
+		// 3.6 (refresh-3.6-mongos.derived.text.log): the kind cannot be told.
+		{"Refresh for collection test.orders took 35 ms and found version 4|7||5a97c2f5d6b5e2f4d1a0b1c2",
+			textRefresh{"test.orders", optString{}, some("4|7||5a97c2f5d6b5e2f4d1a0b1c2"), 35, textOK, false}, true, ""},
+		{"Refresh for collection test.orders took 41 and found version 4|7||5a", textRefresh{"test.orders",
+			optString{}, some("4|7||5a"), 41, textOK, false}, true, ""},
+		{"Refresh for collection test.orders took 4 ms and didn't find any metadata changes",
+			textRefresh{"test.orders", optString{}, optString{}, 4, textUnchanged, false}, true, ""},
+		{"Refresh for collection test.orders took 12 ms and failed :: caused by :: NetworkInterfaceExceededTimeLimit",
+			textRefresh{"test.orders", optString{}, optString{}, 12, textFailed, false}, true, ""},
+		{"Refresh for collection a.b took 3 ms and found the collection is not sharded",
+			textRefresh{"a.b", optString{}, optString{}, 3, textUnsharded, false}, true, ""},
+		// "found version V" ends the line.
+		{"Refresh for collection a.b took 3 ms and found version 4|7||5a x", textRefresh{}, false,
+			"routing refresh message in an unknown shape"},
+		// 2.2 to 3.4 (generations-2.2.derived.text.log): the namespace ends at the colon.
+		{"ChunkManager: time to load chunks for test.orders: 35ms sequenceNumber: 3 version: 4|7||51ff based on: 4|5||51ff",
+			textRefresh{"test.orders", some("4|5||51ff"), some("4|7||51ff"), 35, textOK, true}, true, ""},
+		{"ChunkManager: time to load chunks for a:b:: 35 ms sequenceNumber: 3 version: 4|7||51ff based on: (empty)",
+			textRefresh{"a:b:", some("(empty)"), some("4|7||51ff"), 35, textOK, true}, true, ""},
+		{"ChunkManager: time to load chunks for a.b: 35  sequenceNumber: 3 version: 4|7||51ff",
+			textRefresh{"a.b", optString{}, some("4|7||51ff"), 35, textOK, true}, true, ""},
+		{"ChunkManager: time to load chunks for a.b 35ms sequenceNumber: 3 version: 4|7||51ff", textRefresh{}, false,
+			"routing refresh line without 'took N ms' (cut or re-wrapped?)"},
+		{"Refreshing chunks for a.b took 5 ms", textRefresh{}, false, ""},
+	} {
+		got, ok, reason := refreshFromText(c.msg)
+		if ok != c.ok || reason != c.reason || ok && got != c.want {
+			t.Errorf("refreshFromText(%q) = %+v, %v, %q; want %+v, %v, %q", c.msg, got, ok, reason, c.want, c.ok, c.reason)
+		}
+	}
+}
+
+func TestCursorFromText(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want cursorEvent
+		ok   bool
+	}{
+		// 2.2 (generations-2.2.derived.text.log): nscanned for keysExamined.
+		{"Mon Aug  5 20:21:20 [conn1] query test.orders query: { status: \"open\" } cursorid:1234567890123456789" +
+			" ntoreturn:0 ntoskip:0 nscanned:250 keyUpdates:0 locks(micros) r:1789 nreturned:101 reslen:4040 120ms",
+			cursorEvent{id: 1234567890123456789, ns: "test.orders", name: "query", origin: "query", hasOrigin: true,
+				nreturned: 101, keys: 250, millis: 120, time: "Mon Aug  5 20:21:20", hasTime: true}, true},
+		// 3.0 getmore (queries-getmore-3.0.derived.text.log): no originating command.
+		{"2015-08-05T20:21:17.200+0000 I QUERY    [conn4] getmore test.orders cursorid:2233445566778899001" +
+			" ntoreturn:0 keyUpdates:0 writeConflicts:0 numYields:2 nreturned:101 reslen:4040 locks:{ Global: { acquireCount: { r: 6 } } } 30ms",
+			cursorEvent{id: 2233445566778899001, ns: "test.orders", name: "getMore", nreturned: 101, millis: 30,
+				time: "2015-08-05T20:21:17.200+0000", hasTime: true}, true},
+		// 4.2 getMore of a change stream (cursors-4.2.derived.text.log), storage's bytesRead.
+		{"2022-03-02T06:47:26.375-0500 I  COMMAND  [conn66] command test.foo appName: \"MongoDB Shell\" command: getMore" +
+			" { getMore: 8620417026431980160, collection: \"foo\" } originatingCommand: { aggregate: \"foo\", pipeline:" +
+			" [ { $changeStream: { fullDocument: \"default\" } } ] } planSummary: COLLSCAN cursorid:8620417026431980160" +
+			" keysExamined:0 docsExamined:7 numYields:0 nreturned:1 reslen:2 locks:{} storage:{ data: { bytesRead: 350 } }" +
+			" protocol:op_msg 2501ms",
+			cursorEvent{id: 8620417026431980160, ns: "test.foo", name: "getMore", origin: "aggregate", hasOrigin: true,
+				changeStream: true, nreturned: 1, docs: 7, bytesRead: 350, millis: 2501,
+				time: "2022-03-02T06:47:26.375-0500", hasTime: true}, true},
+		// A find that exhausted its cursor at once: no cursorid, no cursor.
+		{"2020-05-04T10:00:02.200+0000 I  COMMAND  [conn12] command shop.orders command: find { find: \"orders\" }" +
+			" planSummary: IXSCAN { a: 1 } keysExamined:12 docsExamined:12 cursorExhausted:1 nreturned:12 110ms",
+			cursorEvent{}, false},
+		{"2020-05-04T10:00:02.200+0000 I  COMMAND  [conn12] command a.b command: find { find: \"b\" } cursorid:0 1ms",
+			cursorEvent{}, false},
+		// A command whose name is not found is named by its op.
+		{"2020-05-04T10:00:02.200+0000 I  COMMAND  [conn12] command a.b command: { } cursorid:5 1ms",
+			cursorEvent{id: 5, ns: "a.b", name: "command", origin: "command", hasOrigin: true, millis: 1,
+				time: "2020-05-04T10:00:02.200+0000", hasTime: true}, true},
+	} {
+		l, ok := parseTextLine(c.line)
+		if !ok {
+			t.Fatalf("not a text line: %q", c.line)
+		}
+		got, ok := cursorFromText(&l)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("cursorFromText(%q) = %+v, %v; want %+v, %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}
