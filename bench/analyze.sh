@@ -278,8 +278,11 @@ main() {
   # The bound holds for text logs too: their twins join the memory check.
   local -a memory_logs=("${kinds[@]}")
   [[ ",${inputs}," == *,legacy,* ]] && memory_logs+=("${kinds[@]/%/-text}")
-  if [[ "$engine" == go && ",${inputs}," == *,legacy,* ]] && ! go_reads "${tmp}/${kinds[0]}-text.log"; then
-    die "--engine go: the Go engine hands text logs over to the Python engine; use --engine auto to time legacy"
+  if [[ "$engine" == go && ",${inputs}," == *,legacy,* ]]; then
+    for report in "${report_list[@]}"; do
+      go_reads "${tmp}/${kinds[0]}-text.log" "$report" \
+        || die "--engine go: the Go engine hands $report of text logs over to the Python engine; use --engine auto to time legacy"
+    done
   fi
   ((memory)) && memory_bounds "$tmp" "${memory_logs[@]}" -- "${report_list[@]}"
   ((rounds)) || return 0
@@ -369,14 +372,14 @@ cell_row() {
     }'
 }
 
-# Whether the Go engine reads LOG itself rather than handing it over to the
-# Python engine (exit 3), as it does with the kinds of log it does not
-# parse: asked of LOG's first 64 KiB, which is what it tells them by.
+# Whether the Go engine runs REPORT on LOG itself rather than handing it
+# over to the Python engine (exit 3), as it does with what it does not
+# parse: asked of LOG's first 64 KiB, which is what it tells logs by.
 go_reads() {
-  local probe="${MEASURE_SINK}.probe" status=0
+  local log="$1" report="$2" probe="${MEASURE_SINK}.probe" status=0
   [[ -x "${ROOT}/.tools/bin/analyze-go" ]] || return 1
-  head -c 65536 -- "$1" >"$probe"
-  DBA_LAB_ANALYZE_ENGINE=go "${ROOT}/playbooks/analyze" cursors --json "$probe" >/dev/null 2>&1 || status=$?
+  head -c 65536 -- "$log" >"$probe"
+  DBA_LAB_ANALYZE_ENGINE=go "${ROOT}/playbooks/analyze" "$report" --json "$probe" >/dev/null 2>&1 || status=$?
   rm -f -- "$probe"
   [[ "$status" -ne 3 ]]
 }
@@ -397,9 +400,9 @@ memory_bounds() {
   for kind in "${kinds[@]}"; do
     for report in "${report_list[@]}"; do
       for engine in "${engines[@]}"; do
-        if [[ "$engine" == go ]] && ! go_reads "${dir}/${kind}.log"; then
+        if [[ "$engine" == go ]] && ! go_reads "${dir}/${kind}.log" "$report"; then
           rows+=("$(printf '%-14s %-8s %-6s %-6s %8s %6s %8s %9s  %s' "$kind" "$report" go - - - - - \
-            "handed over: the Go engine does not read this log")")
+            "handed over: the Go engine leaves this report on this log to Python")")
           continue
         fi
         for form in --json table; do
