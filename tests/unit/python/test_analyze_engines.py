@@ -25,6 +25,11 @@ GO_SOURCE = os.path.join(ROOT, "playbooks", "lib", "analyze-go")
 GO_ENGINE = os.path.join(ROOT, ".tools", "bin", "analyze-go")
 HANDED_OVER = 3
 JSON_FIXTURES = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".json.log"))
+# The legacy text logs (2.2 to 4.2): the *.text.log ones and the real
+# refresh-4.x logs (tests/fixtures/logs/README.md names their sources).
+TEXT_FIXTURES = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".log") and not n.endswith(".json.log"))
+# The reports the Go engine reads on a text log; it hands the others over.
+GO_READS_TEXT = {"cursors", "refresh"}
 
 
 def missing(what):
@@ -104,6 +109,120 @@ def test_the_json_fixtures_on_stdin_read_the_same(go_engine, name, report, form,
     assert_same(report, *form, "-", stdin=gzipped(data) if packed else data)
 
 
+def input_form(tmp_path, path, how):
+    """(arguments, stdin) that hand the log at path to analyze as a file,
+    a gzip file, stdin or gzip on stdin."""
+    if how == "file":
+        return [path], b""
+    data = read(path)
+    if how == "gzip":
+        packed = tmp_path / (os.path.basename(path) + ".1")
+        packed.write_bytes(gzipped(data))
+        return [str(packed)], b""
+    return ["-"], gzipped(data) if how == "stdin-gzip" else data
+
+
+def assert_read_on_text(report, *args, stdin=b""):
+    """The Go engine reads a text log for GO_READS_TEXT (the Python
+    engine's bytes), and hands the other reports over."""
+    if report in GO_READS_TEXT:
+        assert_same(report, *args, stdin=stdin)
+    else:
+        assert not same_or_handed_over(report, *args, stdin=stdin), "the Go engine read %s on text" % report
+
+
+INPUT_FORMS = ["file", "gzip", "stdin", "stdin-gzip"]
+
+
+@pytest.mark.parametrize("how", INPUT_FORMS)
+@pytest.mark.parametrize("report", REPORTS)
+@pytest.mark.parametrize("form", [[], ["--json"], ["--all"], ["--top", "3"]])
+@pytest.mark.parametrize("name", TEXT_FIXTURES)
+def test_the_text_fixtures_read_the_same(go_engine, tmp_path, name, report, form, how):
+    args, stdin = input_form(tmp_path, os.path.join(FIXTURES, name), how)
+    assert_read_on_text(report, *form, *args, stdin=stdin)
+
+
+@pytest.mark.parametrize("report", sorted(GO_READS_TEXT))
+@pytest.mark.parametrize("order", ["text-first", "json-first"])
+def test_a_text_log_beside_a_json_one_reads_the_same(go_engine, report, order):
+    text = os.path.join(FIXTURES, "cursors-4.2.derived.text.log" if report == "cursors" else "refresh-4.2-mongod.log")
+    json_log = os.path.join(FIXTURES, "changestream-5.2.json.log" if report == "cursors" else "refresh-5.0.json.log")
+    files = [text, json_log] if order == "text-first" else [json_log, text]
+    for form in ([], ["--json"], ["--all"]):
+        assert_same(report, *form, *files)
+
+
+@pytest.mark.parametrize("how", INPUT_FORMS)
+@pytest.mark.parametrize("report", sorted(GO_READS_TEXT))
+@pytest.mark.parametrize("first", ["text", "json"])
+def test_a_log_that_spans_an_upgrade_reads_the_same(go_engine, tmp_path, report, first, how):
+    # One file, 4.2 text lines then 4.4+ JSON ones (or the other way): the
+    # first line gives the format (the needles), each line is read by its own.
+    text = read(os.path.join(FIXTURES, "cursors-4.2.derived.text.log")) + read(
+        os.path.join(FIXTURES, "refresh-4.2-mongod.log"))
+    json_lines = b"\n".join(real_lines()) + b"\n"
+    path = tmp_path / "upgraded.log"
+    path.write_bytes(text + json_lines if first == "text" else json_lines + text)
+    args, stdin = input_form(tmp_path, str(path), how)
+    for form in ([], ["--json"]):
+        assert_same(report, *form, *args, stdin=stdin)
+
+
+def real_text_lines():
+    """Every line of the text fixtures."""
+    lines = []
+    for name in TEXT_FIXTURES:
+        lines += [line for line in read(os.path.join(FIXTURES, name)).split(b"\n") if line]
+    return lines
+
+
+TEXT_MUTATIONS = [b" ", b"  ", b"]", b"[", b":", b"|", b"ms", b" ms", b"\t", b"\xc2\xa0", b"\xc3\xa9", b"\xff",
+                  b" took 5", b" based on: ", b" cursorid:5", b"||Timestamp(1, 2)", b" I  SHARDING ", b"Z"]
+
+
+def test_damaged_text_lines_read_the_same(go_engine, tmp_path):
+    rng = random.Random(40)
+    lines = real_text_lines()
+    handled = 0
+    for n in range(30):
+        body = [lines[0]]
+        for _ in range(8):
+            body.append(rng.choice(lines))
+            line = rng.choice(lines)
+            at = rng.randrange(1, len(line))
+            what = rng.randrange(3)
+            if what == 0:
+                line = line[:at]  # cut short, as the last line of a log being written
+            elif what == 1:
+                line = line[:at] + rng.choice(TEXT_MUTATIONS) + line[at:]
+            else:
+                line = line[:at] + line[at + rng.randrange(1, 8):]
+            body.append(line)
+        path = tmp_path / ("damaged-%d.log" % n)
+        path.write_bytes(b"\n".join(body) + b"\n")
+        for report in sorted(GO_READS_TEXT):
+            handled += same_or_handed_over(report, str(path))
+    # Hand-overs are for names that are not UTF-8 and numbers beyond 64 bits only.
+    assert handled >= 50
+
+
+def test_cut_text_lines_are_read_by_the_go_engine(go_engine, tmp_path):
+    # A cut refresh line is unparsable (it lost its "took N ms"); a cut slow
+    # operation is no cursor event: both are the Go engine's to report.
+    rng = random.Random(4)
+    body = []
+    for line in real_text_lines():
+        body.append(line)
+        body.append(line[:rng.randrange(1, len(line))])
+    path = tmp_path / "cut.log"
+    path.write_bytes(b"\n".join(body) + b"\n")
+    refresh = run("go", "refresh", str(path))
+    assert refresh[0] == 0 and b"routing refresh line without 'took N ms'" in refresh[2]
+    assert refresh == run("python", "refresh", str(path))
+    assert_same("cursors", str(path))
+
+
 def test_stdin_between_files_reads_the_same(go_engine):
     fixture = os.path.join(FIXTURES, "changestream-5.2.json.log")
     refresh = os.path.join(FIXTURES, "refresh-5.0.json.log")
@@ -111,13 +230,19 @@ def test_stdin_between_files_reads_the_same(go_engine):
         assert_same(report, "--json", refresh, "-", fixture, stdin=read(fixture))
 
 
-def test_a_text_log_on_stdin_reaches_the_python_engine_whole(go_engine):
-    # The Go engine read stdin before it knew; the Python engine gets all of it.
-    data = read(os.path.join(FIXTURES, "queries-4.2.derived.text.log"))
-    assert not same_or_handed_over("queries", "-", stdin=data)
-    py = run("python", "queries", "-", stdin=data)
-    assert py[0] == 0 and b"find" in py[1]
-    assert run("auto", "queries", "-", stdin=data) == py
+def test_stdin_handed_over_late_reaches_the_python_engine_whole(go_engine):
+    # A namespace that is not UTF-8 on the last line (the Python engine reads
+    # it with a replacement character): the Go engine has read and parsed
+    # all of stdin before it hands over; the Python engine gets all of it
+    # (every refresh of the 4.2 log, 40 times over, and that one).
+    log = read(os.path.join(FIXTURES, "refresh-4.2-mongod.log"))
+    data = log * 40 + (b"2022-10-06T11:00:36.781+0800 I SH_REFR [ConfigServerCatalogCacheLoader-1] Refresh for"
+                       b" collection wukong.\xffactions to version 103200|623||626ba80f5fa7cb632d7bf264 took 5 ms\n")
+    assert len(data) > 64 << 10
+    assert not same_or_handed_over("refresh", "--json", "-", stdin=data)
+    py = run("python", "refresh", "--json", "-", stdin=data)
+    assert py[0] == 0 and py[1].count(b'"record":"refresh"') == 40 * log.count(b"Refresh for collection ") + 1
+    assert run("auto", "refresh", "--json", "-", stdin=data) == py
 
 
 def test_stdin_twice_is_the_python_engines_usage_error(go_engine):
@@ -151,31 +276,38 @@ def generated(tmp_path_factory):
     folder = tmp_path_factory.mktemp("logs")
     paths = {}
     for kind, kib in (("all", 20 << 10), ("distinct", 4 << 10), ("few", 20 << 10), ("refreshes", 2 << 10)):
-        paths[kind] = str(folder / (kind + ".log"))
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "analyze-log.py"), kind, paths[kind], str(kib)],
-                       check=True, stdout=subprocess.DEVNULL)
+        for twin in (kind, kind + "-text"):  # KIND-text: the same events as 4.2 writes them
+            paths[twin] = str(folder / (twin + ".log"))
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "analyze-log.py"), twin, paths[twin], str(kib)],
+                           check=True, stdout=subprocess.DEVNULL)
     return paths
+
+
+GENERATED_KINDS = ["all", "distinct", "few", "refreshes", "all-text", "distinct-text", "few-text", "refreshes-text"]
+
+
+def assert_read(kind, report, *args, stdin=b""):
+    """A generated log of kind, read as the Go engine reads its format."""
+    if kind.endswith("-text"):
+        assert_read_on_text(report, *args, stdin=stdin)
+    else:
+        assert_same(report, *args, stdin=stdin)
 
 
 @pytest.mark.parametrize("report", REPORTS)
 @pytest.mark.parametrize("form", [[], ["--json"], ["--all"], ["--top", "3"]])
-@pytest.mark.parametrize("kind", ["all", "distinct", "few", "refreshes"])
+@pytest.mark.parametrize("kind", GENERATED_KINDS)
 def test_generated_logs_read_the_same(go_engine, generated, kind, report, form):
-    assert_same(report, *form, generated[kind])
+    assert_read(kind, report, *form, generated[kind])
 
 
 @pytest.mark.parametrize("report", REPORTS)
 @pytest.mark.parametrize("form", [[], ["--json"]])
-@pytest.mark.parametrize("kind", ["all", "distinct", "few", "refreshes"])
+@pytest.mark.parametrize("kind", GENERATED_KINDS)
 @pytest.mark.parametrize("how", ["gzip", "stdin", "stdin-gzip"])
 def test_generated_logs_in_every_input_form_read_the_same(go_engine, generated, tmp_path, how, kind, report, form):
-    data = read(generated[kind])
-    if how == "gzip":
-        path = tmp_path / (kind + ".log.1")
-        path.write_bytes(gzipped(data))
-        assert_same(report, *form, str(path))
-    else:
-        assert_same(report, *form, "-", stdin=gzipped(data) if how == "stdin-gzip" else data)
+    args, stdin = input_form(tmp_path, generated[kind], how)
+    assert_read(kind, report, *form, *args, stdin=stdin)
 
 
 @pytest.mark.parametrize("form", [["--top", "0"], ["--top", "x"], ["--top"], ["--top=-1"], ["--json", "--top", "5"],
@@ -190,6 +322,12 @@ def test_usage_errors_of_top_and_all_read_the_same(go_engine, generated, form):
 @pytest.mark.parametrize("report", REPORTS)
 def test_several_files_read_the_same(go_engine, generated, report):
     assert_same(report, "--json", generated["few"], generated["refreshes"], generated["distinct"], generated["all"])
+
+
+@pytest.mark.parametrize("report", REPORTS)
+def test_several_files_of_both_formats_read_the_same(go_engine, generated, report):
+    assert_read_on_text(report, "--json", generated["few-text"], generated["refreshes"], generated["distinct-text"],
+                        generated["all"])
 
 
 def test_the_two_engines_split_a_big_file_alike(go_engine, generated):
