@@ -42,6 +42,19 @@ test('a restored oplog audits exactly as the same entries from a .bson file', as
   t.coll.drop();
 });
 
+test('an entry counts the bytes the server holds: a whole-number double is 8 bytes, as in a .bson file', () => {
+  const t = oaT();
+  const insert = t.list.find((x) => x.name === 'insert').entry;
+  // The insert fixture with a reading of exactly 22.0: the shell's copy of
+  // the entry holds the number 22, which bsonsize() writes as a 4-byte int32.
+  const entry = { ...insert, o: { ...insert.o, temp: new Double(22) } };
+  const stored = t.lib.serialize(entry).length;
+  t.coll.drop();
+  t.coll.insertOne(entry);
+  assert.strictEqual(oplogAudit({ collection: t.coll }).bytes, stored);
+  t.coll.drop();
+});
+
 test("'db.collection' names the restored collection as a handle does", () => {
   const t = oaT();
   t.coll.drop();
