@@ -384,3 +384,26 @@ func TestCursorFromText(t *testing.T) {
 		}
 	}
 }
+
+// The hot path of a text log, as the JSON one: a line of a cursor already
+// seen, or a refresh, is read without a heap allocation per line (the
+// refresh's record and text chunks grow by whole chunks).
+func TestATextLineIsReadWithoutAnAllocationPerLine(t *testing.T) {
+	getMore := []byte("2022-03-02T06:47:26.375-0500 I  COMMAND  [conn66] command test.foo appName: \"MongoDB Shell\"" +
+		" command: getMore { getMore: 8620417026431980160, collection: \"foo\" } originatingCommand: { aggregate:" +
+		" \"foo\", pipeline: [ { $changeStream: {} } ] } planSummary: COLLSCAN cursorid:8620417026431980160" +
+		" keysExamined:0 docsExamined:7 nreturned:1 reslen:2 locks:{} storage:{ data: { bytesRead: 350 } } protocol:op_msg 2501ms")
+	cursors := (&cursorReport{names: newInterner(), clock: newTimes()}).newTable(0)
+	cursors.feed(0, getMore)
+	if n := testing.AllocsPerRun(1000, func() { cursors.feed(0, getMore) }); n != 0 {
+		t.Errorf("cursors: %v allocations per line", n)
+	}
+	refresh := []byte("2022-10-06T10:54:49.792+0800 I SH_REFR [ConfigServerCatalogCacheLoader-141236] Refresh for" +
+		" collection wukong.actions from version 103200|584||626ba80f5fa7cb632d7bf264 to version" +
+		" 103200|593||626ba80f5fa7cb632d7bf264 took 1001 ms")
+	refreshes := newRefreshState(0, newInterner())
+	refreshes.feed(0, refresh)
+	if n := testing.AllocsPerRun(1000, func() { refreshes.feed(0, refresh) }); n != 0 {
+		t.Errorf("refresh: %v allocations per line", n)
+	}
+}
