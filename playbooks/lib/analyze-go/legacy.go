@@ -23,19 +23,22 @@ type textLine struct {
 }
 
 // digitAt: does \d match at s[i] (an ASCII digit)? A Unicode digit there
-// hands the run over.
+// hands the run over. Small enough to inline: the hot path of every line.
 func digitAt(s string, i int) bool {
-	if i >= len(s) {
+	if uint(i) >= uint(len(s)) {
 		return false
 	}
 	c := s[i]
-	if c < utf8.RuneSelf {
-		return c >= '0' && c <= '9'
+	if c >= utf8.RuneSelf {
+		unicodeDigit(s, i)
 	}
+	return c-'0' < 10
+}
+
+func unicodeDigit(s string, i int) {
 	if r, _ := utf8.DecodeRuneInString(s[i:]); unicode.IsDigit(r) {
 		bail("a Unicode digit in a text log line")
 	}
-	return false
 }
 
 // digitRun: the end of the run of \d that starts at i.
@@ -49,10 +52,14 @@ func digitRun(s string, i int) int {
 // wordEnd: the end of the run of [\w$] that starts at i (Python's \w: letters,
 // numbers and _ in Unicode's sense).
 func wordEnd(s string, i int, dollar bool) int {
+	want := uint8(1)
+	if dollar {
+		want = 3
+	}
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || dollar && c == '$' {
+			if asciiWord[c]&want != 0 {
 				i++
 				continue
 			}
@@ -66,6 +73,17 @@ func wordEnd(s string, i int, dollar bool) int {
 	}
 	return i
 }
+
+// asciiWord: 1 for the ASCII bytes of \w, 2 for $ (a command name's).
+var asciiWord = func() (t [utf8.RuneSelf]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' {
+			t[c] = 1
+		}
+	}
+	t['$'] = 2
+	return t
+}()
 
 func upperAt(s string, i int) bool        { return i < len(s) && s[i] >= 'A' && s[i] <= 'Z' }
 func lowerAt(s string, i int) bool        { return i < len(s) && s[i] >= 'a' && s[i] <= 'z' }

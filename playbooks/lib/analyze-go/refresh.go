@@ -82,6 +82,7 @@ type refreshState struct {
 	build            []byte  // formatVersion's text, before it is kept
 	spare            []byte  // the fromVersion's, while the toVersion is built
 	block            []byte  // the block being written
+	lastFilter       int     // holdsFilter's
 	members          members // readFast's
 	shapes           shapes  // of the lines before, for readFast
 	times            timeKeys
@@ -140,15 +141,24 @@ func (r *refreshState) plain(e *refreshEvent, f int) optString {
 	return optString{string(r.text[e.text>>32][at : at+int64(e.plainLen[f])]), true}
 }
 
-func (r *refreshState) feed(offset int64, line []byte) {
-	counted := false
-	for _, f := range refreshFilters {
-		if bytes.Contains(line, f) {
-			counted = true
-			break
+// holdsFilter: does line hold one of refreshFilters? The one the last line
+// held is tried first: a log's refresh lines are of one kind or two, and a
+// filter missed costs a search of the whole line.
+func (r *refreshState) holdsFilter(line []byte) bool {
+	if bytes.Contains(line, refreshFilters[r.lastFilter]) {
+		return true
+	}
+	for i, f := range refreshFilters {
+		if i != r.lastFilter && bytes.Contains(line, f) {
+			r.lastFilter = i
+			return true
 		}
 	}
-	if !counted {
+	return false
+}
+
+func (r *refreshState) feed(offset int64, line []byte) {
+	if !r.holdsFilter(line) {
 		return
 	}
 	r.bad.matched++
