@@ -135,7 +135,7 @@ func scanInput(in *input, newFeeder func() feeder, needle []byte, take func(part
 		take(one, true)
 		return
 	case in.stdin:
-		scanStdin(stdinSource(in), newFeeder, needle, take)
+		scanStdin(stdinSource(in), in.file, newFeeder, needle, take)
 		return
 	}
 	f, size := in.file, in.size
