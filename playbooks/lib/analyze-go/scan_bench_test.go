@@ -32,6 +32,43 @@ func BenchmarkScan(b *testing.B) {
 	})
 }
 
+// BenchmarkStdin: the reports on the log given as stdin, its copy kept as
+// a run's is (os.Stdin is the log: a pipe's reads are what a file's are
+// here, without the writer's share of the work).
+func BenchmarkStdin(b *testing.B) {
+	path := benchLog(b)
+	scans := map[string]func([]*input){
+		"cursors": func(in []*input) { scanCursors(in) },
+		"queries": func(in []*input) { scanQueries(in) },
+		"refresh": func(in []*input) { scanRefresh(in) },
+	}
+	for _, name := range []string{"cursors", "queries", "refresh"} {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				readAsStdin(b, path, scans[name])
+			}
+		})
+	}
+}
+
+// readAsStdin runs scan on path opened as stdin, and closes both it and
+// stdin's copy.
+func readAsStdin(b *testing.B, path string, scan func([]*input)) {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	saved := os.Stdin
+	os.Stdin, stdinEnded = f, false
+	defer func() {
+		os.Stdin = saved
+		f.Close()
+		stdinCopy.Close()
+		stdinCopy = nil
+	}()
+	scan(openInputs([]string{"-"}))
+}
+
 func BenchmarkCursorsOutput(b *testing.B) {
 	path := benchLog(b)
 	state := scanCursors(openInputs([]string{path}))
