@@ -316,29 +316,25 @@ func commandName(op, body string) (string, bool) {
 		}
 		return op, true
 	}
-	const mark = " command: "
+	if name, ok := nameAfter(body, " command: ", " {"); ok {
+		return name, true
+	}
+	return nameAfter(body, " command: { ", ":")
+}
+
+// nameAfter: the search of mark(?P<name>[\w$]+)end in body: the first mark
+// that a name and end follow.
+func nameAfter(body, mark, end string) (string, bool) {
 	for from := 0; ; {
 		at := strings.Index(body[from:], mark)
 		if at < 0 {
-			break
-		}
-		i := from + at + len(mark)
-		if j := wordEnd(body, i, true); j > i && strings.HasPrefix(body[j:], " {") {
-			return body[i:j], true
-		}
-		from = from + at + 1
-	}
-	const mark22 = " command: { "
-	for from := 0; ; {
-		at := strings.Index(body[from:], mark22)
-		if at < 0 {
 			return "", false
 		}
-		i := from + at + len(mark22)
-		if j := wordEnd(body, i, true); j > i && byteAt(body, j, ':') {
+		i := from + at + len(mark)
+		if j := wordEnd(body, i, true); j > i && strings.HasPrefix(body[j:], end) {
 			return body[i:j], true
 		}
-		from = from + at + 1
+		from += at + 1
 	}
 }
 
@@ -420,7 +416,7 @@ func cursorFromText(l *textLine) (cursorEvent, bool) {
 	}
 	originText := body
 	if ev.name == "getMore" {
-		ev.origin, ev.hasOrigin = originName(body)
+		ev.origin, ev.hasOrigin = nameAfter(body, " originatingCommand: { ", ":") // ORIGIN_NAME
 		originText = ""
 		if at := strings.Index(body, " originatingCommand: {"); at >= 0 {
 			originText = body[at:]
@@ -464,22 +460,6 @@ func number(digits string) int64 {
 		bail("a number beyond 64 bits in a text log line")
 	}
 	return n
-}
-
-// originName: legacy.ORIGIN_NAME.search: the first " originatingCommand: { name:".
-func originName(body string) (string, bool) {
-	const mark = " originatingCommand: { "
-	for from := 0; ; {
-		at := strings.Index(body[from:], mark)
-		if at < 0 {
-			return "", false
-		}
-		i := from + at + len(mark)
-		if j := wordEnd(body, i, true); j > i && byteAt(body, j, ':') {
-			return body[i:j], true
-		}
-		from += at + 1
-	}
 }
 
 // Statuses of a text refresh: refreshStatus's, and 3.6's "didn't find any
