@@ -7,8 +7,10 @@ package main
 // operand; keys sorted), the same sketch of durations (quantile.go) and
 // roundings; an aggregate's shape is its pipeline's (pipelineShape), and a
 // getMore is charged to its originatingCommand's group. A getMore logged
-// without one is tied by its cursor id in the Python engine, which keeps the
-// cursors opened: this one hands such a run over rather than keep them too.
+// without one is tied by its cursor id: in text logs (before 3.4) as the
+// Python engine does, with the cursors text commands opened (ids and group
+// numbers); a JSON one hands the run over (JSON commands' cursors are not
+// kept). Text logs are read in queries_text.go.
 //
 // Per group a fixed record of what the report prints (queryGroup, about
 // 140 bytes), its shape's text and its index entry; a map only for a group
@@ -82,6 +84,7 @@ type queryGroup struct {
 	min, max, planN                   int64
 	key                               queryKey
 	bucket, plan                      int32
+	formats                           uint8      // fJSON, fText
 	more                              *queryMore // nil while one bucket and one plan
 }
 
@@ -144,6 +147,19 @@ func (g *queryGroup) folded() bool { return g.commands+g.getMores == 0 }
 
 type queryState struct {
 	src int
+	// text: a part of a text log (feedText); jsonInText: it held JSON slow
+	// query lines; sawJSON: a JSON slow query was counted; tied: a getMore
+	// was tied by its cursor id.
+	text, jsonInText, sawJSON, tied bool
+	// The cursors opened by this part's text commands, in file order (ids
+	// and their groups' numbers, 12 bytes a cursor); searchable (id ->
+	// group) is made at the first getMore tied by cursor id, which text
+	// logs before 3.4 need; pending: per cursor not opened in this part,
+	// its getMores (merge and settle find their group).
+	openedIDs    []int64
+	openedGroups []int32
+	searchable   map[int64]int32
+	pending      map[int64]*queryGroup
 	// groups: the index of recs, open addressing: each slot a group's
 	// number + 1 (0: empty) under its key's hash (so that neither a probe
 	// nor a growth reads the records), a power of two of them, at most
@@ -183,6 +199,14 @@ func (q *queryState) find(key *queryKey) (n int32, slot int) {
 	}
 }
 
+// lookup: find, before the first group too.
+func (q *queryState) lookup(key *queryKey) (n int32, slot int) {
+	if q.groups == nil {
+		return -1, 0
+	}
+	return q.find(key)
+}
+
 // index makes group n, of a key find did not find, found; the slot find
 // gave is lost when the table grows.
 func (q *queryState) index(n int32, slot int) {
@@ -219,6 +243,14 @@ func (q *queryState) nameID(s string) int32 {
 }
 
 func (q *queryState) feed(offset int64, line []byte) {
+	if q.text {
+		q.feedText(offset, line)
+		return
+	}
+	q.feedJSON(offset, line)
+}
+
+func (q *queryState) feedJSON(offset int64, line []byte) {
 	stripped := jsonLine(line)
 	if !bytes.Contains(stripped, slowQueryID) && !bytes.Contains(stripped, slowQueryMsg) {
 		return
@@ -281,7 +313,8 @@ func (q *queryState) fromAttr(attr *value) {
 	if plan != nil && plan.k == kString {
 		planID = q.nameID(plan.s)
 	}
-	q.add(key, ms, keys, docs, nret, planID, getMore)
+	q.sawJSON = true
+	q.add(key, ms, keys, docs, nret, planID, getMore, fJSON)
 }
 
 // queryName: the operation of a slow query (its type, or a command's first
@@ -369,30 +402,47 @@ func view(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// add counts a slow query in its group (State.add).
-func (q *queryState) add(key queryKey, ms, keys, docs, nret int64, plan int32, getMore bool) {
-	if ms >= exactFloat || ms <= -exactFloat {
-		bail("a duration beyond what a float holds exactly")
+// add counts a slow query in its group (State.add); the group's number.
+func (q *queryState) add(key queryKey, ms, keys, docs, nret int64, plan int32, getMore bool, format uint8) int32 {
+	key = q.hashed(key)
+	at, slot := q.lookup(&key)
+	fresh := at < 0
+	if fresh {
+		key.shape = strings.Clone(key.shape)
+		at = q.recs.add(newQueryGroup(key, ms))
+		q.index(at, slot)
 	}
+	q.recs.at(at).count(ms, keys, docs, nret, plan, getMore, format, fresh)
+	return at
+}
+
+// hashed: key with its hash.
+func (q *queryState) hashed(key queryKey) queryKey {
 	var nsHash uint64
 	if key.ns >= 0 {
 		nsHash = q.nameHashes[key.ns]
 	}
 	key.hash = queryHash(nsHash, q.nameHashes[key.name], key.shape, key.noShape)
-	at, slot := int32(-1), 0
-	if q.groups != nil {
-		at, slot = q.find(&key)
+	return key
+}
+
+// newQueryGroup: a group of key whose first duration is ms (count adds
+// the rest of it).
+func newQueryGroup(key queryKey, ms int64) queryGroup {
+	return queryGroup{key: key, bucket: quantileBucket(ms), min: ms, max: ms, plan: -1}
+}
+
+// count counts a slow query in g (queries._count); fresh: g was made of
+// its duration.
+func (g *queryGroup) count(ms, keys, docs, nret int64, plan int32, getMore bool, format uint8, fresh bool) {
+	if ms >= exactFloat || ms <= -exactFloat {
+		bail("a duration beyond what a float holds exactly")
 	}
-	if at < 0 {
-		key.shape = strings.Clone(key.shape)
-		at = q.recs.add(queryGroup{key: key, bucket: quantileBucket(ms), min: ms, max: ms, plan: -1})
-		q.index(at, slot)
-	} else {
-		g := q.recs.at(at)
+	if !fresh {
 		g.countDuration(quantileBucket(ms), 1)
 		g.min, g.max = min(g.min, ms), max(g.max, ms)
 	}
-	g := q.recs.at(at)
+	g.formats |= format
 	g.keys += keys
 	g.docs += docs
 	g.nreturned += nret
@@ -526,12 +576,14 @@ func (q *queryState) shapeText(source *value) string {
 // state), those of a group this state has folded into it.
 func (q *queryState) merge(o *queryState) {
 	q.bad.merge(&o.bad)
-	if q.grouped == 0 {
-		q.groups, q.grouped, q.recs = o.groups, o.grouped, o.recs
-		q.names, q.nameIDs, q.nameHashes = o.names, o.nameIDs, o.nameHashes
-		*o = queryState{src: o.src}
+	if q.grouped == 0 && len(q.pending) == 0 {
+		// o's records, names and cursors taken as they are.
+		src, bad, sawJSON, tied := q.src, q.bad, q.sawJSON || o.sawJSON, q.tied || o.tied
+		*q, *o = *o, queryState{src: o.src}
+		q.src, q.bad, q.sawJSON, q.tied = src, bad, sawJSON, tied
 		return
 	}
+	q.sawJSON, q.tied = q.sawJSON || o.sawJSON, q.tied || o.tied
 	ids := make([]int32, len(o.names))
 	for i, name := range o.names {
 		ids[i] = q.nameID(name)
@@ -545,42 +597,130 @@ func (q *queryState) merge(o *queryState) {
 	base := int32(len(q.recs.chunks) * chunkLen)
 	q.recs.chunks = append(q.recs.chunks, o.recs.chunks...)
 	o.groups = nil
+	var moved []int32 // o's group numbers -> q's, for o's cursors
+	if len(o.openedIDs) > 0 {
+		moved = make([]int32, len(o.recs.chunks)*chunkLen)
+	}
 	o.recs.each(func(n int32, theirs *queryGroup) {
 		theirs.key.ns, theirs.key.name = id(theirs.key.ns), id(theirs.key.name)
-		plan, plans, planN := theirs.plan, theirs.plans(), theirs.planN
-		theirs.plan, theirs.planN = -1, 0
-		if theirs.more != nil {
-			theirs.more.plans = nil
-		}
-		at, slot := q.find(&theirs.key)
+		plan, plans, planN := theirs.takePlans()
+		at, slot := q.lookup(&theirs.key)
 		if at < 0 {
 			q.index(base+n, slot)
 			theirs.mergePlans(plan, plans, planN, id)
-			return
-		}
-		mine := q.recs.at(at)
-		if theirs.buckets() == nil {
-			mine.countDuration(theirs.bucket, theirs.commands+theirs.getMores)
+			at = base + n
 		} else {
-			if mine.buckets() == nil {
-				mine.moreOf().buckets = map[int32]int64{mine.bucket: mine.commands + mine.getMores}
-			}
-			for k, n := range theirs.more.buckets {
-				mine.more.buckets[k] += n
-			}
+			q.recs.at(at).fold(theirs, plan, plans, planN, id)
+			*theirs = queryGroup{} // folded
 		}
-		mine.min, mine.max = min(mine.min, theirs.min), max(mine.max, theirs.max)
-		mine.keys += theirs.keys
-		mine.docs += theirs.docs
-		mine.nreturned += theirs.nreturned
-		mine.total += theirs.total
-		mine.commands += theirs.commands
-		mine.getMores += theirs.getMores
-		mine.getMoreMillis += theirs.getMoreMillis
-		mine.mergePlans(plan, plans, planN, id)
-		*theirs = queryGroup{} // folded
+		if moved != nil {
+			moved[n] = at
+		}
 	})
+	// o's waiting getMores go to the cursors opened before o, here.
+	for cursor, theirs := range o.pending {
+		theirs.key.ns, theirs.key.name = id(theirs.key.ns), id(theirs.key.name)
+		plan, plans, planN := theirs.takePlans()
+		if at, ok := q.opened(cursor); ok {
+			q.recs.at(at).fold(theirs, plan, plans, planN, id)
+		} else if mine := q.pending[cursor]; mine != nil {
+			mine.fold(theirs, plan, plans, planN, id)
+		} else {
+			theirs.mergePlans(plan, plans, planN, id)
+			if q.pending == nil {
+				q.pending = map[int64]*queryGroup{}
+			}
+			q.pending[cursor] = theirs
+		}
+	}
+	for i, cursor := range o.openedIDs {
+		q.remember(cursor, moved[o.openedGroups[i]])
+	}
 	*o = queryState{src: o.src}
+}
+
+// takePlans: g's plans (plan run planN times, or plans), taken out of g
+// for mergePlans to count them again under another part's numbers.
+func (g *queryGroup) takePlans() (plan int32, plans map[int32]int64, planN int64) {
+	plan, plans, planN = g.plan, g.plans(), g.planN
+	g.plan, g.planN = -1, 0
+	if g.more != nil {
+		g.more.plans = nil
+	}
+	return plan, plans, planN
+}
+
+// remember: the cursor opened by a command of group n; a later opening of
+// the same id (reused after its cursor closed) wins.
+func (q *queryState) remember(cursor int64, n int32) {
+	q.openedIDs = append(q.openedIDs, cursor)
+	q.openedGroups = append(q.openedGroups, n)
+	if q.searchable != nil {
+		q.searchable[cursor] = n
+	}
+}
+
+// opened: the group of the command that opened cursor, if one did.
+func (q *queryState) opened(cursor int64) (int32, bool) {
+	if q.searchable == nil {
+		q.searchable = make(map[int64]int32, len(q.openedIDs))
+		for i, id := range q.openedIDs {
+			q.searchable[id] = q.openedGroups[i]
+		}
+	}
+	n, ok := q.searchable[cursor]
+	return n, ok
+}
+
+// unknownOrigin: the shape of the getMores whose cursor no command opened
+// in the files (queries.UNKNOWN_ORIGIN).
+const unknownOrigin = "(unknown origin)"
+
+// settle: queries._settled: the getMores still waiting (their cursor was
+// opened before the files start) go to the "(unknown origin)" group of
+// their namespace.
+func (q *queryState) settle() {
+	if q.tied && q.sawJSON {
+		// JSON commands' cursors are not kept here (their getMores carry
+		// originatingCommand, or are handed over).
+		bail("a getMore tied by cursor id in a run with JSON slow queries")
+	}
+	for _, theirs := range q.pending {
+		theirs.key = q.hashed(theirs.key)
+		at, slot := q.lookup(&theirs.key)
+		if at < 0 {
+			q.index(q.recs.add(*theirs), slot)
+			continue
+		}
+		plan, plans, planN := theirs.takePlans()
+		q.recs.at(at).fold(theirs, plan, plans, planN, func(n int32) int32 { return n })
+	}
+	q.pending = nil
+}
+
+// fold adds theirs, another part's group whose plans (plan run planN
+// times, or plans) are taken apart, to g (queries._fold_into).
+func (g *queryGroup) fold(theirs *queryGroup, plan int32, plans map[int32]int64, planN int64, id func(int32) int32) {
+	if theirs.buckets() == nil {
+		g.countDuration(theirs.bucket, theirs.commands+theirs.getMores)
+	} else {
+		if g.buckets() == nil {
+			g.moreOf().buckets = map[int32]int64{g.bucket: g.commands + g.getMores}
+		}
+		for k, n := range theirs.more.buckets {
+			g.more.buckets[k] += n
+		}
+	}
+	g.min, g.max = min(g.min, theirs.min), max(g.max, theirs.max)
+	g.keys += theirs.keys
+	g.docs += theirs.docs
+	g.nreturned += theirs.nreturned
+	g.total += theirs.total
+	g.commands += theirs.commands
+	g.getMores += theirs.getMores
+	g.getMoreMillis += theirs.getMoreMillis
+	g.formats |= theirs.formats
+	g.mergePlans(plan, plans, planN, id)
 }
 
 // mergePlans counts another part's plans (plan run planN times, or plans)
@@ -825,7 +965,9 @@ func (q *queryState) appendJSON(b []byte, r queryRow) []byte {
 	}
 	b = append(b, `,"planSummaries":`...)
 	b = strconv.AppendInt(b, int64(r.planSummaries), 10)
-	b = append(b, `,"format":"json"}`+"\n"...)
+	b = append(b, `,"format":"`...)
+	b = append(b, formats[r.formats]...)
+	b = append(b, "\"}\n"...)
 	return b
 }
 
