@@ -193,8 +193,14 @@ func goCatching(f func()) (wait func() any) {
 	return func() any { return <-done }
 }
 
+// rangeBuffers: scanRange's buffers, reused (stdin has a range every
+// segmentSize: 320 KiB of garbage each, 10 MiB more peak memory at 300 MiB).
+var rangeBuffers = sync.Pool{New: func() any { return new([blockSize + (1 << 16)]byte) }}
+
 func scanRange(f *os.File, start, end int64, needle []byte, out feeder) {
-	buf := make([]byte, 0, blockSize+(1<<16))
+	block := rangeBuffers.Get().(*[blockSize + (1 << 16)]byte)
+	defer rangeBuffers.Put(block)
+	buf := block[:0]
 	pos := start  // file offset of buf[0]
 	read := start // file offset of the next read
 	for read < end || len(buf) > 0 {

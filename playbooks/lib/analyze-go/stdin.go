@@ -16,10 +16,15 @@ import (
 	"sync"
 )
 
-// segmentSize: what a range holds at least (but its last line's end).
-// Each range is a part that the report merges: fewer, larger ones merge
-// faster, smaller ones start the parse sooner and end it later.
+// segmentSize: what a range holds at least (but its last line's end), and
+// an eighth of what was read before it once that is more: each range is a
+// part that the report merges and some keep a little of (queries a chunk of
+// records), so their number grows as the log of the input's size; smaller
+// ones start the parse sooner and end it later.
 var segmentSize int64 = 8 << 20
+
+// nextSegment: the size of the range that starts at cut.
+func nextSegment(cut int64) int64 { return max(segmentSize, cut/8) }
 
 // segment: a range of stdin's copy, whole lines (the last may lack its \n
 // at the end of stdin), and what parsing them made.
@@ -90,7 +95,7 @@ func scanStdin(src io.Reader, kept *os.File, newFeeder func() feeder, needle []b
 }
 
 // cutSegments reads src to its end and sends its ranges, cut at the first
-// line start segmentSize or more after the last cut, to the workers (todo)
+// line start nextSegment or more after the last cut, to the workers (todo)
 // and to the merge (inOrder); the last range ends at src's end. At least
 // one range is sent, empty when src is, so that a report has its one part.
 // Once stop is closed it reads on without sending anything.
@@ -113,9 +118,9 @@ func cutSegments(src io.Reader, todo, inOrder chan *segment, stop chan struct{})
 	for !stopped {
 		n, err := src.Read(buf)
 		chunk := buf[:n]
-		for !stopped && cut+segmentSize <= read+int64(n) {
-			// The next cut: after the first \n at or past cut+segmentSize-1.
-			from := max(cut+segmentSize-1-read, 0)
+		for !stopped && cut+nextSegment(cut) <= read+int64(n) {
+			// The next cut: after the first \n at or past its size's last byte.
+			from := max(cut+nextSegment(cut)-1-read, 0)
 			nl := bytes.IndexByte(chunk[from:], '\n')
 			if nl < 0 {
 				break // in a later read

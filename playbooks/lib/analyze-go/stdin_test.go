@@ -221,3 +221,21 @@ func TestStdinPartsArriveInStreamOrder(t *testing.T) {
 	parts, _ := stdinParts(t, data.String(), []byte("needle"))
 	assertLines(t, fedLines(parts), linesOf(data.String(), "needle"))
 }
+
+// Past eight segments, a range is an eighth of what was read before it:
+// the parts a report merges grow in number as the log of stdin's size.
+func TestStdinRangesGrowWithWhatWasRead(t *testing.T) {
+	withSegmentSize(t, 64)
+	data := strings.Repeat("a line of thirty-two bytes long\n", 2048)
+	parts, _ := stdinParts(t, data, nil)
+	for i := 0; i+1 < len(parts); i++ {
+		start, next := parts[i].offsets[0], parts[i+1].offsets[0]
+		if next-start < max(64, start/8) {
+			t.Fatalf("the range at %d holds %d bytes, less than an eighth of those before", start, next-start)
+		}
+	}
+	if len(parts) > 60 {
+		t.Fatalf("%d bytes read as %d parts", len(data), len(parts))
+	}
+	assertLines(t, fedLines(parts), linesOf(data, ""))
+}
