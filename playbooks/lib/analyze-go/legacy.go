@@ -270,40 +270,66 @@ func parseDigits(s string) (int64, bool) {
 
 // lastNumber: legacy.last_number: the -?\d+ after the last " key:" that has
 // one. A number beyond int64 hands the run over (Python's ints have no bound;
-// OpDebug writes none that big).
+// OpDebug writes none that big). The last " key:" is found by forward
+// searches (vectorised, where strings.LastIndex is not: it was half the
+// time of a text cursor line); the ones before it are tried only when it
+// has no number, from the right, as Python tries them.
 func lastNumber(body, key string) (int64, bool) {
-	end := len(body)
+	last := -1
+	for from := 0; ; {
+		i := strings.Index(body[from:], key)
+		if i < 0 {
+			break
+		}
+		at := from + i
+		if at > 0 && body[at-1] == ' ' && byteAt(body, at+len(key), ':') {
+			last = at
+		}
+		from = at + 1
+	}
+	if last < 0 {
+		return 0, false
+	}
+	if n, ok := numberAfter(body, last+len(key)+1); ok {
+		return n, true
+	}
+	end := last + len(key) - 1
 	for {
 		at := strings.LastIndex(body[:end], key)
 		if at < 0 {
 			return 0, false
 		}
 		end = at + len(key) - 1
-		after := at + len(key)
-		if at == 0 || body[at-1] != ' ' || !byteAt(body, after, ':') {
+		if at == 0 || body[at-1] != ' ' || !byteAt(body, at+len(key), ':') {
 			continue
 		}
-		i := after + 1
-		neg := byteAt(body, i, '-')
-		if neg {
-			i++
+		if n, ok := numberAfter(body, at+len(key)+1); ok {
+			return n, true
 		}
-		j := digitRun(body, i)
-		if j == i {
-			continue
-		}
-		n, fits := parseDigits(body[i:j])
-		if !fits {
-			if neg && body[i:j] == "9223372036854775808" {
-				return -1 << 63, true
-			}
-			bail("a number beyond 64 bits in a text log line")
-		}
-		if neg {
-			n = -n
-		}
-		return n, true
 	}
+}
+
+// numberAfter: the -?\d+ at body[i:], if any.
+func numberAfter(body string, i int) (int64, bool) {
+	neg := byteAt(body, i, '-')
+	if neg {
+		i++
+	}
+	j := digitRun(body, i)
+	if j == i {
+		return 0, false
+	}
+	n, fits := parseDigits(body[i:j])
+	if !fits {
+		if neg && body[i:j] == "9223372036854775808" {
+			return -1 << 63, true
+		}
+		bail("a number beyond 64 bits in a text log line")
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // commandName: legacy.command_name: the name after " command: " (3.2+,
