@@ -51,24 +51,6 @@ func BenchmarkStdin(b *testing.B) {
 	}
 }
 
-// readAsStdin runs scan on path opened as stdin, and closes both it and
-// stdin's copy.
-func readAsStdin(b *testing.B, path string, scan func([]*input)) {
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	saved := os.Stdin
-	os.Stdin, stdinEnded = f, false
-	defer func() {
-		os.Stdin = saved
-		f.Close()
-		stdinCopy.Close()
-		stdinCopy = nil
-	}()
-	scan(openInputs([]string{"-"}))
-}
-
 func BenchmarkCursorsOutput(b *testing.B) {
 	path := benchLog(b)
 	state := scanCursors(openInputs([]string{path}))

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -238,4 +240,79 @@ func TestStdinRangesGrowWithWhatWasRead(t *testing.T) {
 		t.Fatalf("%d bytes read as %d parts", len(data), len(parts))
 	}
 	assertLines(t, fedLines(parts), linesOf(data, ""))
+}
+
+// readAsStdin runs scan on path opened as stdin, and closes both it and
+// stdin's copy.
+func readAsStdin(tb testing.TB, path string, scan func([]*input)) {
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	saved := os.Stdin
+	os.Stdin, stdinEnded = f, false
+	defer func() {
+		os.Stdin = saved
+		f.Close()
+		stdinCopy.Close()
+		stdinCopy = nil
+	}()
+	scan(openInputs([]string{"-"}))
+}
+
+// reportBytes: what each report writes of inputs (JSON and table), its
+// unparsable lines' count and offsets, or the reason it hands over.
+func reportBytes(files []*input) map[string]string {
+	out := map[string]string{}
+	write := func(name string, f func(*bufio.Writer), bad *tally) {
+		var b bytes.Buffer
+		w := bufio.NewWriter(&b)
+		f(w)
+		w.Flush()
+		out[name] = b.String() + fmt.Sprintf("\nbad %d of %d at %v", bad.unparsable, bad.matched, bad.examples)
+	}
+	for _, report := range []string{"cursors", "queries", "refresh"} {
+		if r := catching(func() {
+			switch report {
+			case "cursors":
+				t := scanCursors(files)
+				write(report+" json", t.outputJSON, &t.bad)
+				write(report+" table", func(w *bufio.Writer) { t.outputTable(w, -1) }, &t.bad)
+			case "queries":
+				q := scanQueries(files)
+				rows := q.rows()
+				write(report+" json", func(w *bufio.Writer) { q.outputJSON(w, rows) }, &q.bad)
+				write(report+" table", func(w *bufio.Writer) { q.outputTable(w, rows, -1) }, &q.bad)
+			case "refresh":
+				a := scanRefresh(files)
+				write(report+" json", func(w *bufio.Writer) { a.output(w, true, -1, []string{"log"}) }, &a.bad)
+				write(report+" table", func(w *bufio.Writer) { a.output(w, false, -1, []string{"log"}) }, &a.bad)
+			}
+		}); r != nil {
+			out[report] = fmt.Sprint("handed over: ", r)
+		}
+	}
+	return out
+}
+
+// Every report reads a log on stdin, cut into many small parts, as it reads
+// the same log as a file: the project's recorded logs (tests/fixtures/logs),
+// whose file reading test_analyze_engines.py checks against the Python
+// engine.
+func TestReportsReadStdinInManyPartsAsAFile(t *testing.T) {
+	withSegmentSize(t, 512)
+	logs, err := filepath.Glob(filepath.Join("..", "..", "..", "tests", "fixtures", "logs", "*.log"))
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("no recorded logs found (%v)", err)
+	}
+	for _, path := range logs {
+		want := reportBytes(openInputs([]string{path}))
+		var got map[string]string
+		readAsStdin(t, path, func(in []*input) { got = reportBytes(in) })
+		for name, text := range want {
+			if got[name] != text {
+				t.Errorf("%s, %s: on stdin\n%s\nas a file\n%s", filepath.Base(path), name, got[name], text)
+			}
+		}
+	}
 }
