@@ -1,11 +1,10 @@
 // analyze-go: the compiled engine of playbooks/analyze for its common case:
-// every report over JSON (4.4+) logs, and cursors and refresh over legacy
-// text (2.2 to 4.2) logs too, in plain or gzip files or on stdin. Its
-// output is byte for byte the Python engine's (playbooks/lib/analyze),
-// which stays the reference and reads everything else: queries over text
-// logs, help and usage errors, and any line this engine is not sure to
-// read the same way. For those it hands the whole run over (exec) before writing
-// anything, so a run is always one engine's.
+// every report over JSON (4.4+) and legacy text (2.2 to 4.2) logs, in plain
+// or gzip files or on stdin. Its output is byte for byte the Python
+// engine's (playbooks/lib/analyze), which stays the reference and reads
+// everything else: help and usage errors, and any line this engine is not
+// sure to read the same way. For those it hands the whole run over (exec)
+// before writing anything, so a run is always one engine's.
 //
 // playbooks/analyze starts it with DBA_LAB_ANALYZE_PYTHON and
 // DBA_LAB_ANALYZE_SCRIPT (how to start the Python engine) and
