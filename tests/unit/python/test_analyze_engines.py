@@ -153,8 +153,14 @@ def test_a_text_log_beside_a_json_one_reads_the_same(go_engine, report, order):
         assert_same(report, *form, *files)
 
 
+# The reports the Go engine reads a log that spans an upgrade with (text and
+# JSON lines in one file); queries hands over one whose text lines hold
+# getMores (where the Python engine counts them depends on its blocks).
+GO_READS_UPGRADES = {"cursors", "refresh"}
+
+
 @pytest.mark.parametrize("how", INPUT_FORMS)
-@pytest.mark.parametrize("report", sorted(GO_READS_TEXT))
+@pytest.mark.parametrize("report", sorted(GO_READS_UPGRADES))
 @pytest.mark.parametrize("first", ["text", "json"])
 def test_a_log_that_spans_an_upgrade_reads_the_same(go_engine, tmp_path, report, first, how):
     # One file, 4.2 text lines then 4.4+ JSON ones (or the other way): the
