@@ -203,6 +203,8 @@ class Table:
                 else:
                     region = o + 23
                     origin = buf[region:buf.find(b'"', region)]
+                    if not origin.isascii():
+                        continue  # left in the gap: the full parse checks its UTF-8
             else:
                 getmore = False
                 origin = name

@@ -67,6 +67,16 @@ REFRESH = (
 REFRESH_MARKERS = ("Refresh for collection ", "ChunkManager: time to load chunks for ")
 
 
+def number(text):
+    """int(text) for a number a server writes: 64 bits, as every counter and
+    id OpDebug logs (a longer run of digits is a damaged line, not a value
+    to keep, and the report's arrays hold 64 bits)."""
+    value = int(text)
+    if not -(1 << 63) <= value < 1 << 63:
+        raise Unparsable("a number beyond 64 bits, which no server writes")
+    return value
+
+
 def parse_line(line):
     """The regex match of a text log line (groups ts, sev, comp, ctx, msg)."""
     match = TEXT_LINE.match(line)
@@ -83,7 +93,7 @@ def last_number(body, key):
     while at != -1:
         found = re.match(r"-?\d+", body[at + len(key) + 2:])
         if found:
-            return int(found.group())
+            return number(found.group())
         at = body.rfind(" %s:" % key, 0, at)
     return None
 
@@ -93,7 +103,7 @@ def slow_op(match):
     found = SLOW_OP.match(match.group("msg"))
     if not found:
         return None
-    return found.group("op"), found.group("ns"), " " + found.group("body"), int(found.group("ms"))
+    return found.group("op"), found.group("ns"), " " + found.group("body"), number(found.group("ms"))
 
 
 def command_name(op, body):
@@ -125,7 +135,7 @@ def cursor_event(match):
     bytes_read = 0
     if storage_at != -1:
         found = BYTES_READ.search(body, storage_at)
-        bytes_read = int(found.group(1)) if found else 0
+        bytes_read = number(found.group(1)) if found else 0
     keys = last_number(body, "keysExamined")
     if keys is None:
         keys = last_number(body, "nscanned")
@@ -151,7 +161,7 @@ def refresh_event(match):
                 "namespace": fields["ns"],
                 "fromVersion": fields.get("from"),
                 "toVersion": fields.get("to"),
-                "durationMillis": int(fields["ms"]),
+                "durationMillis": number(fields["ms"]),
                 "status": "ok" if status == "unchanged" else status,
                 "logId": None,
                 "format": "text",

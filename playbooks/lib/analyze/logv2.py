@@ -109,6 +109,15 @@ def cursor_fast(line):
     position and parsing only the server-written tail (from "cursorid" to
     the end of attr); None when the line is not that simple (then ask
     cursor_slow), False when it is whole and not a cursor line."""
+    try:
+        return _cursor_by_position(line)
+    except UnicodeDecodeError:
+        # Bytes read by position are not checked by orjson: the full parse
+        # names the fault (a line with invalid UTF-8 is not valid JSON).
+        return None
+
+
+def _cursor_by_position(line):
     if line[-2:] != b"}}" or not line.startswith(_DATE):
         return None
     te = line.find(b'"', 15)

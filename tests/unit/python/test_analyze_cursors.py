@@ -192,6 +192,14 @@ def test_an_escaped_quote_in_the_app_name_is_read_by_the_regex():
     assert table.fed == [] and 80 in {r["cursorId"] for r in table.rows()}
 
 
+def test_invalid_utf8_in_the_originating_command_goes_to_the_full_parse():
+    # The regex reads the name by position; orjson, not a decode error,
+    # says what is wrong with the line.
+    odd = _getmore(82, 1).replace(b'"originatingCommand":{"find"', b'"originatingCommand":{"fi\xffnd"')
+    table = _falls_back(odd)
+    assert table.bad.unparsable == 1 and "UTF-8" in table.bad.examples[0][2]
+
+
 def test_a_line_cut_before_its_duration_is_counted_unparsable():
     odd = _line(FIND, TAIL % (81, 1))[:-60]
     table = _falls_back(odd)

@@ -73,3 +73,22 @@ def test_a_refresh_line_cut_before_its_duration_is_unparsable():
 def test_a_line_of_no_known_layout_is_unparsable():
     with pytest.raises(Unparsable):
         legacy.parse_line("id,name,value")
+
+
+@pytest.mark.parametrize("old,new", [
+    ("cursorid:8620417026431980160", "cursorid:98620417026431980160"),
+    (" 1181ms", " 99999999999999999999ms"),
+])
+def test_a_number_beyond_64_bits_is_unparsable_not_a_crash(old, new):
+    # Python's int has no bound, the report's arrays have 64 bits, and no
+    # server writes more: the line is damaged.
+    line = text("cursors-4.2.derived.text.log", 0)
+    assert old in line
+    with pytest.raises(Unparsable, match="beyond 64 bits"):
+        legacy.cursor_event(legacy.parse_line(line.replace(old, new)))
+
+
+def test_a_refresh_duration_beyond_64_bits_is_unparsable():
+    line = "2018-03-01T09:00:00.100+0000 I SHARDING [Loader] Refresh for collection a.b took 99999999999999999999 ms"
+    with pytest.raises(Unparsable, match="beyond 64 bits"):
+        legacy.refresh_event(legacy.parse_line(line + " and didn't find any metadata changes"))
