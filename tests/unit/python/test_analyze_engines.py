@@ -29,7 +29,7 @@ JSON_FIXTURES = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".json.log"
 # refresh-4.x logs (tests/fixtures/logs/README.md names their sources).
 TEXT_FIXTURES = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".log") and not n.endswith(".json.log"))
 # The reports the Go engine reads on a text log; it hands the others over.
-GO_READS_TEXT = {"cursors", "refresh"}
+GO_READS_TEXT = {"cursors", "queries", "refresh"}
 
 
 def missing(what):
