@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"math/rand"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -54,6 +57,42 @@ func TestReadSlowTakesTheOldVersionAsReadFastDoes(t *testing.T) {
 		slowFrom, _ := r.rawVersion(slow.old)
 		if fast.inStore != slow.inStore || !fast.inStore || fastFrom.ok != slowFrom.ok || fastText != slowFrom.s {
 			t.Errorf("readFast %v %+v, readSlow %v %+v", fast.inStore, fastFrom, slow.inStore, slowFrom)
+		}
+	}
+}
+
+// The parts' orders merge longest first and, among equal durations, in
+// input order (earlier part, then earlier index), for any number of parts:
+// the order a stable sort of all the events gives, whole or cut at --top.
+func TestPartsMergeSlowestFirstInInputOrder(t *testing.T) {
+	rng := rand.New(rand.NewSource(40))
+	for _, nparts := range []int{1, 2, 3, 7, 24} {
+		a := &refreshAll{}
+		type ev struct{ ref, key int64 }
+		var all []ev
+		for pi := 0; pi < nparts; pi++ {
+			n := rng.Intn(50) // some parts empty
+			keys, order := make([]uint64, n), make([]int32, n)
+			for i := range keys {
+				keys[i] = uint64(rng.Intn(8)) // many ties
+			}
+			sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+			for i := range order {
+				order[i] = int32(i)
+				all = append(all, ev{int64(pi)<<32 | int64(i), int64(keys[i])})
+			}
+			a.parts = append(a.parts, &refreshState{keys: keys, order: order})
+		}
+		sort.SliceStable(all, func(i, j int) bool { return all[i].key < all[j].key })
+		for _, top := range []int{-1, 5} {
+			got := a.slowestFirst(top)
+			want := make([]int64, 0, len(all))
+			for _, e := range all[:shownOf(top, len(all))] {
+				want = append(want, e.ref)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%d parts, top %d: %v, want %v", nparts, top, got, want)
+			}
 		}
 	}
 }
