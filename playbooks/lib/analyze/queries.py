@@ -478,6 +478,11 @@ class State:
         except Unparsable as exc:
             self.bad.skip(src, offset, str(exc))
             return
+        except RecursionError:
+            # The shell-notation reader and the shapes recurse per level of
+            # nesting; orjson refuses a JSON line nested as deep itself.
+            self.bad.skip(src, offset, "a document nested too deep to read")
+            return
         if ev is not None:
             self.add(ev)
 

@@ -452,3 +452,16 @@ def test_both_engines_read_the_same_percentiles_from_their_sketches(go_engine, t
     path = tmp_path / "sketches.json.log"
     path.write_bytes(b"\n".join(lines) + b"\n")
     assert_same("queries", *form, str(path))
+
+
+def test_a_filter_nested_past_the_readers_depth_is_unparsable_not_a_crash():
+    # The shell-notation reader recurses per level; a line nested deeper than
+    # Python's stack is a line it cannot read, as orjson says of such JSON.
+    line = fixture_lines("queries-4.2.derived.text.log")[2]
+    assert b"filter: { customerId: 7, " in line
+    deep = b"{ a: " * 5000 + b"1" + b" }" * 5000
+    state = queries.State()
+    state.feed(0, 0, line.replace(b"{ customerId: 7, ", b"{ customerId: " + deep + b", ", 1))
+    assert (state.bad.matched, state.bad.unparsable) == (1, 1)
+    assert state.bad.examples[0][2] == "a document nested too deep to read"
+    assert state.groups == {}
