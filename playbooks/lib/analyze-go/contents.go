@@ -91,7 +91,7 @@ func describeContents(in *input) string {
 		return in.name + ": read once (stdin), not summarised"
 	}
 	newPart := func() feeder { return &contents{} }
-	if textLogs[in] {
+	if in.text {
 		newPart = func() feeder { return &textContents{} } // contents.read: the source's format's reader
 	}
 	var all *contents

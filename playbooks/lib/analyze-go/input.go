@@ -28,6 +28,9 @@ type input struct {
 	size  int64
 	gzip  bool
 	stdin bool
+	// text: the first log line is a legacy text one (sniff): the format
+	// picks the reports' needles, as the Python engine's Source.json does.
+	text bool
 }
 
 // stdinCopy: the copy of stdin, for handOver (nil when stdin is not read).

@@ -392,10 +392,6 @@ func planSummary(body string) (string, bool) {
 // notALogLine: legacy.parse_line's reason for a line that is neither.
 const notALogLine = "neither a JSON log line nor a legacy text log line"
 
-// textLogs: the inputs whose first log line is a text one (sniff): a
-// source's format picks the reports' needles, as Source.json does.
-var textLogs = map[*input]bool{}
-
 // nonSpaceEnd: the end of the run of \S (Python's: not Unicode white space)
 // that starts at i.
 func nonSpaceEnd(s string, i int) int {

@@ -202,7 +202,7 @@ func scanCursors(files []*input) *cursorTable {
 		// cursors.needles: the slow query id of a JSON log, near the start
 		// of the line (a line cut before its cursorid is still counted).
 		needle := []byte("51803")
-		if textLogs[in] {
+		if in.text {
 			needle = []byte("cursorid")
 		}
 		// Parts are merged as they come: stdin's many segments are not all
@@ -221,7 +221,7 @@ func scanCursors(files []*input) *cursorTable {
 		// block reader counts those without a cursorid where cursorid
 		// lines are dense, which depends on its blocks).
 		for _, in := range files {
-			if textLogs[in] && (in.stdin || holdsJSONLine(in, []byte("51803"))) {
+			if in.text && (in.stdin || holdsJSONLine(in, []byte("51803"))) {
 				bail("%s: a text log with JSON slow query lines, and unparsable lines", in.name)
 			}
 		}
@@ -255,7 +255,7 @@ func scanRefresh(files []*input) *refreshAll {
 		// chunks"; its every line goes to feed, which keeps those that hold
 		// a line filter (each holds one of the needles).
 		needle := []byte("efresh")
-		if textLogs[in] {
+		if in.text {
 			needle = nil
 		}
 		scanInput(in, func() feeder { return newRefreshState(src, all.names) }, needle,
@@ -268,7 +268,7 @@ func scanQueries(files []*input) *queryState {
 	total := newQueryState(0)
 	for src, in := range files {
 		// queries.needles: a text log's slow operation lines end in "ms".
-		text, needle, jsonInText := textLogs[in], []byte("51803"), false
+		text, needle, jsonInText := in.text, []byte("51803"), false
 		if text {
 			needle = []byte("ms")
 		}
@@ -375,7 +375,7 @@ func parseArgs(args []string) (string, bool, int, []string) {
 const sniffBytes = 64 << 10
 
 // sniff: source.Source.sniff: the first line that starts as a JSON or a
-// text log line tells the input's format (textLogs); an input with neither
+// text log line tells the input's format (in.text); an input with neither
 // is handed over, for the Python engine to say what it looks like.
 func sniff(in *input) {
 	path := in.name
@@ -402,7 +402,7 @@ func sniff(in *input) {
 			return
 		}
 		if _, ok := parseTextLine(view(line)); ok {
-			textLogs[in] = true
+			in.text = true
 			return
 		}
 	}
