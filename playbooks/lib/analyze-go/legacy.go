@@ -221,14 +221,7 @@ func slowOp(msg string) (op, ns, body string, ms int64, ok bool) {
 	if at < 0 {
 		return "", "", "", 0, false
 	}
-	i := at
-	for i < len(msg) {
-		r, n := utf8.DecodeRuneInString(msg[i:])
-		if isPyWhitespace(r) {
-			break
-		}
-		i += n
-	}
+	i := nonSpaceEnd(msg, at)
 	if i == at || !byteAt(msg, i, ' ') || !strings.HasSuffix(msg, "ms") {
 		return "", "", "", 0, false
 	}
@@ -269,8 +262,8 @@ func parseDigits(s string) (int64, bool) {
 }
 
 // lastNumber: legacy.last_number: the -?\d+ after the last " key:" that has
-// one. A number beyond int64 hands the run over (Python's ints have no bound;
-// OpDebug writes none that big). The last " key:" is found by forward
+// one. A number beyond int64 hands the run over (the Python engine counts
+// the line unparsable: OpDebug writes none that big). The last " key:" is found by forward
 // searches (vectorised, where strings.LastIndex is not: it was half the
 // time of a text cursor line); the ones before it are tried only when it
 // has no number, from the right, as Python tries them.
@@ -463,16 +456,25 @@ func cursorFromText(l *textLine) (cursorEvent, bool) {
 			from = i
 		}
 	}
-	var keys, docs, nret int64
-	if keys, ok = lastNumber(body, "keysExamined"); !ok {
+	ev.keys, ev.docs, ev.nreturned = examined(body)
+	return ev, true
+}
+
+// examined: the keys and documents a slow operation examined and what it
+// returned, as legacy.cursor_event and queries.text_metrics read them
+// (2.2 to 3.0 wrote nscanned and nscannedObjects where later releases
+// write keysExamined and docsExamined); 0 for one not logged.
+func examined(body string) (keys, docs, nret int64) {
+	keys, ok := lastNumber(body, "keysExamined")
+	if !ok {
 		keys, _ = lastNumber(body, "nscanned")
 	}
-	if docs, ok = lastNumber(body, "docsExamined"); !ok {
+	docs, ok = lastNumber(body, "docsExamined")
+	if !ok {
 		docs, _ = lastNumber(body, "nscannedObjects")
 	}
 	nret, _ = lastNumber(body, "nreturned")
-	ev.keys, ev.docs, ev.nreturned = smallValue(keys), smallValue(docs), smallValue(nret)
-	return ev, true
+	return smallValue(keys), smallValue(docs), smallValue(nret)
 }
 
 // number: parseDigits, the run handed over beyond int64.

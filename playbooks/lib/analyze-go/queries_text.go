@@ -412,20 +412,12 @@ func (q *queryState) tieGetMore(ns, body string, ms int64) {
 // textMetrics: queries.text_metrics but the duration (the plan a number in
 // names, -1 for none).
 func (q *queryState) textMetrics(body string) (keys, docs, nret int64, plan int32) {
-	keys, ok := lastNumber(body, "keysExamined")
-	if !ok {
-		keys, _ = lastNumber(body, "nscanned")
-	}
-	docs, ok = lastNumber(body, "docsExamined")
-	if !ok {
-		docs, _ = lastNumber(body, "nscannedObjects")
-	}
-	nret, _ = lastNumber(body, "nreturned")
+	keys, docs, nret = examined(body)
 	plan = -1
 	if text, ok := planSummary(body); ok {
 		plan = q.nameID(text)
 	}
-	return smallValue(keys), smallValue(docs), smallValue(nret), plan
+	return keys, docs, nret, plan
 }
 
 // addText: State.add of a text event; the group's number.
