@@ -457,8 +457,8 @@ func cursorSlow(doc *value) (cursorEvent, bool, *unparsable) {
 
 func (t *cursorTable) feed(offset int64, line []byte) {
 	t.bad.matched++
-	stripped := lstrip(line)
-	if len(stripped) == 0 || stripped[0] != '{' {
+	stripped, isJSON := jsonStart(line)
+	if !isJSON {
 		parsed, ok := parseTextLine(view(line))
 		if !ok {
 			t.bad.skip(t.src, offset, notALogLine)

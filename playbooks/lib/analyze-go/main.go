@@ -233,7 +233,7 @@ func scanCursors(files []*input) *cursorTable {
 type jsonSpotter struct{ seen bool }
 
 func (j *jsonSpotter) feed(_ int64, line []byte) {
-	if s := lstrip(line); len(s) > 0 && s[0] == '{' {
+	if _, isJSON := jsonStart(line); isJSON {
 		j.seen = true
 	}
 }

@@ -264,7 +264,7 @@ func offsetIn(s, sub string) int {
 // an event or are unparsable count as matched (the needle, "ms", is
 // everywhere).
 func (q *queryState) feedText(offset int64, line []byte) {
-	if stripped := lstrip(line); len(stripped) > 0 && stripped[0] == '{' {
+	if stripped, isJSON := jsonStart(line); isJSON {
 		// As the Python engine reads them where its getMore lines are
 		// sparse (scanQueries hands over the other case).
 		q.jsonInText = q.jsonInText || bytes.Contains(stripped, slowQueryID) || bytes.Contains(stripped, slowQueryMsg)

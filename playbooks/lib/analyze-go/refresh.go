@@ -162,8 +162,8 @@ func (r *refreshState) feed(offset int64, line []byte) {
 		return
 	}
 	r.bad.matched++
-	stripped := lstrip(line)
-	if len(stripped) == 0 || stripped[0] != '{' {
+	stripped, isJSON := jsonStart(line)
+	if !isJSON {
 		r.feedText(offset, line)
 		return
 	}

@@ -81,6 +81,20 @@ type finisher interface {
 	finish()
 }
 
+// finishPart does part's work once its range is read, if it has any.
+func finishPart(part feeder) {
+	if last, ok := part.(finisher); ok {
+		last.finish()
+	}
+}
+
+// scanPart feeds part the lines of f[start:end] that hold needle, and
+// finishes it.
+func scanPart(f *os.File, start, end int64, needle []byte, part feeder) {
+	scanRange(f, start, end, needle, part)
+	finishPart(part)
+}
+
 // lineStartAfter: the offset of the first line that starts at or after off.
 func lineStartAfter(f *os.File, off, size int64) int64 {
 	if off == 0 {
@@ -129,9 +143,7 @@ func scanInput(in *input, newFeeder func() feeder, needle []byte, take func(part
 	case in.gzip:
 		one := newFeeder()
 		scanGzip(in, needle, one)
-		if last, ok := one.(finisher); ok {
-			last.finish()
-		}
+		finishPart(one)
 		take(one, true)
 		return
 	case in.stdin:
@@ -159,12 +171,7 @@ func scanInput(in *input, newFeeder func() feeder, needle []byte, take func(part
 	for i := range feeders {
 		i := i // go.mod's go 1.21: one i for the whole loop otherwise
 		feeders[i] = newFeeder()
-		waits[i] = goCatching(func() {
-			scanRange(f, cuts[i], cuts[i+1], needle, feeders[i])
-			if last, ok := feeders[i].(finisher); ok {
-				last.finish()
-			}
-		})
+		waits[i] = goCatching(func() { scanPart(f, cuts[i], cuts[i+1], needle, feeders[i]) })
 	}
 	var failure any
 	for _, wait := range waits { // every range is done before a panic leaves
@@ -186,10 +193,7 @@ func scanInput(in *input, newFeeder func() feeder, needle []byte, take func(part
 // with Go's stack trace).
 func goCatching(f func()) (wait func() any) {
 	done := make(chan any, 1)
-	go func() {
-		defer func() { done <- recover() }()
-		f()
-	}()
+	go func() { done <- catching(f) }()
 	return func() any { return <-done }
 }
 
@@ -361,11 +365,18 @@ func (c *chunked[T]) add(v T) int32 {
 	return int32(c.n - 1)
 }
 
+// jsonStart: the line without leading white space, and whether it starts
+// as JSON (an object) rather than as a text log line.
+func jsonStart(line []byte) ([]byte, bool) {
+	stripped := lstrip(line)
+	return stripped, len(stripped) > 0 && stripped[0] == '{'
+}
+
 // jsonLine: the line without leading white space; a text line in a JSON
 // log is the Python engine's to read.
 func jsonLine(line []byte) []byte {
-	stripped := lstrip(line)
-	if len(stripped) == 0 || stripped[0] != '{' {
+	stripped, ok := jsonStart(line)
+	if !ok {
 		bail("a text line in a JSON log")
 	}
 	return stripped
