@@ -603,14 +603,13 @@ func (q *queryState) merge(o *queryState) {
 	}
 	o.recs.each(func(n int32, theirs *queryGroup) {
 		theirs.key.ns, theirs.key.name = id(theirs.key.ns), id(theirs.key.name)
-		plan, plans, planN := theirs.takePlans()
 		at, slot := q.lookup(&theirs.key)
 		if at < 0 {
 			q.index(base+n, slot)
-			theirs.mergePlans(plan, plans, planN, id)
+			theirs.renumberPlans(id)
 			at = base + n
 		} else {
-			q.recs.at(at).fold(theirs, plan, plans, planN, id)
+			q.recs.at(at).fold(theirs, id)
 			*theirs = queryGroup{} // folded
 		}
 		if moved != nil {
@@ -620,13 +619,12 @@ func (q *queryState) merge(o *queryState) {
 	// o's waiting getMores go to the cursors opened before o, here.
 	for cursor, theirs := range o.pending {
 		theirs.key.ns, theirs.key.name = id(theirs.key.ns), id(theirs.key.name)
-		plan, plans, planN := theirs.takePlans()
 		if at, ok := q.opened(cursor); ok {
-			q.recs.at(at).fold(theirs, plan, plans, planN, id)
+			q.recs.at(at).fold(theirs, id)
 		} else if mine := q.pending[cursor]; mine != nil {
-			mine.fold(theirs, plan, plans, planN, id)
+			mine.fold(theirs, id)
 		} else {
-			theirs.mergePlans(plan, plans, planN, id)
+			theirs.renumberPlans(id)
 			if q.pending == nil {
 				q.pending = map[int64]*queryGroup{}
 			}
@@ -648,6 +646,12 @@ func (g *queryGroup) takePlans() (plan int32, plans map[int32]int64, planN int64
 		g.more.plans = nil
 	}
 	return plan, plans, planN
+}
+
+// renumberPlans makes g's plan numbers another part's, by id.
+func (g *queryGroup) renumberPlans(id func(int32) int32) {
+	plan, plans, planN := g.takePlans()
+	g.mergePlans(plan, plans, planN, id)
 }
 
 // remember: the cursor opened by a command of group n; a later opening of
@@ -692,15 +696,14 @@ func (q *queryState) settle() {
 			q.index(q.recs.add(*theirs), slot)
 			continue
 		}
-		plan, plans, planN := theirs.takePlans()
-		q.recs.at(at).fold(theirs, plan, plans, planN, func(n int32) int32 { return n })
+		q.recs.at(at).fold(theirs, func(n int32) int32 { return n })
 	}
 	q.pending = nil
 }
 
-// fold adds theirs, another part's group whose plans (plan run planN
-// times, or plans) are taken apart, to g (queries._fold_into).
-func (g *queryGroup) fold(theirs *queryGroup, plan int32, plans map[int32]int64, planN int64, id func(int32) int32) {
+// fold adds theirs, another part's group whose plan numbers id makes g's,
+// to g (queries._fold_into); theirs' plans are taken out of it.
+func (g *queryGroup) fold(theirs *queryGroup, id func(int32) int32) {
 	if theirs.buckets() == nil {
 		g.countDuration(theirs.bucket, theirs.commands+theirs.getMores)
 	} else {
@@ -720,6 +723,7 @@ func (g *queryGroup) fold(theirs *queryGroup, plan int32, plans map[int32]int64,
 	g.getMores += theirs.getMores
 	g.getMoreMillis += theirs.getMoreMillis
 	g.formats |= theirs.formats
+	plan, plans, planN := theirs.takePlans()
 	g.mergePlans(plan, plans, planN, id)
 }
 
