@@ -61,6 +61,15 @@ die() {
   exit 2
 }
 
+# need_list OPTION VALUE CHOICE...: dies unless VALUE is a comma-separated
+# list of CHOICEs (VALUE empty: OPTION was the last argument).
+need_list() {
+  local option="$1" value="$2" one
+  shift 2
+  one="$(IFS='|'; printf '%s' "$*")"
+  [[ "$value" =~ ^(${one})(,(${one}))*$ ]] || die "${option} needs a list of $(IFS=,; printf '%s' "$*" | sed 's/,/, /g')"
+}
+
 # Writes SIZE_MB MiB of KIND log lines to FILE (deterministic: same seed, same file).
 generate() {
   local kind="$1" file="$2" size_mb="$3"
@@ -235,14 +244,10 @@ main() {
       -h|--help) usage; return 0 ;;
       --size-mb) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || die "--size-mb needs a number of MiB"; size_mb="$2"; shift ;;
       --rounds) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || die "--rounds needs a number (0: memory only)"; rounds="$2"; shift ;;
-      --logs) [[ $# -ge 2 && "$2" =~ ^(few|all|distinct|shapes|refreshes)(,(few|all|distinct|shapes|refreshes))*$ ]] \
-          || die "--logs needs a list of few, all, distinct, shapes, refreshes"; logs="$2"; shift ;;
-      --reports) [[ $# -ge 2 && "$2" =~ ^(cursors|refresh|queries)(,(cursors|refresh|queries))*$ ]] \
-          || die "--reports needs a list of cursors, refresh, queries"; reports="$2"; shift ;;
-      --inputs) [[ $# -ge 2 && "$2" =~ ^(file|gzip|stdin|legacy)(,(file|gzip|stdin|legacy))*$ ]] \
-          || die "--inputs needs a list of file, gzip, stdin, legacy"; inputs="$2"; shift ;;
-      --outputs) [[ $# -ge 2 && "$2" =~ ^(json|table)(,(json|table))*$ ]] \
-          || die "--outputs needs a list of json, table"; outputs="$2"; shift ;;
+      --logs) need_list --logs "${2-}" few all distinct shapes refreshes; logs="$2"; shift ;;
+      --reports) need_list --reports "${2-}" cursors refresh queries; reports="$2"; shift ;;
+      --inputs) need_list --inputs "${2-}" file gzip stdin legacy; inputs="$2"; shift ;;
+      --outputs) need_list --outputs "${2-}" json table; outputs="$2"; shift ;;
       --engine) [[ $# -ge 2 && "$2" =~ ^(auto|go|python)$ ]] || die "--engine needs auto, go or python"; engine="$2"; shift ;;
       --no-memory) memory=0 ;;
       *) die "unknown argument $1 (see --help)" ;;
