@@ -78,9 +78,25 @@ timed_live() {
   rm -f "$out"
 }
 
+# alternated ROUNDS RUN SIDE...: ROUNDS rounds of "RUN SIDE" for each SIDE,
+# every other round in the reverse order, so that no side always runs first
+# (on a warmer cache, or a quieter machine).
+alternated() {
+  local rounds="$1" run="$2" k i
+  shift 2
+  for ((k = 0; k < rounds; k++)); do
+    for ((i = 0; i < $#; i++)); do
+      if ((k % 2 == 0)); then
+        "$run" "${@:i+1:1}"
+      else
+        "$run" "${@:$#-i:1}"
+      fi
+    done
+  done
+}
+
 main() {
   local size=256 pairs=2 live_size=16 live=1 offline=1 fallback=0 live_pairs='' also=''
-  local k
   while (($#)); do
     case "$1" in
       --size) size="$2"; shift 2 ;;
@@ -128,17 +144,16 @@ EOF
     # The pipe runs in a shell of its own so that one /usr/bin/time sees it.
     # shellcheck disable=SC2016 # $1 and $2 are that shell's
     local pipe=(bash -c 'bsondump --quiet "$1" | jq -n -f "$2"' _ "$dump" "$jqf")
-    for ((k = 0; k < pairs; k++)); do
-      if ((k % 2 == 0)); then
-        echo "A-oplogAudit $(timed mongosh --nodb --quiet --norc "$js")"
-        echo "B-bsondump-jq $(timed "${pipe[@]}")"
-        if ((fallback)); then echo "F-oplogAudit-fallback $(timed mongosh --nodb --quiet --norc "$fb")"; fi
-      else
-        if ((fallback)); then echo "F-oplogAudit-fallback $(timed mongosh --nodb --quiet --norc "$fb")"; fi
-        echo "B-bsondump-jq $(timed "${pipe[@]}")"
-        echo "A-oplogAudit $(timed mongosh --nodb --quiet --norc "$js")"
-      fi
-    done
+    offline_side() {
+      case "$1" in
+        A) echo "A-oplogAudit $(timed mongosh --nodb --quiet --norc "$js")" ;;
+        B) echo "B-bsondump-jq $(timed "${pipe[@]}")" ;;
+        F) echo "F-oplogAudit-fallback $(timed mongosh --nodb --quiet --norc "$fb")" ;;
+      esac
+    }
+    local offline_sides=(A B)
+    ((fallback)) && offline_sides+=(F)
+    alternated "$pairs" offline_side "${offline_sides[@]}"
   fi
   ((live)) || return 0
 
@@ -176,27 +191,22 @@ db.getSiblingDB('dba_lab_bench').oplog_copy.find(
 ).toArray().length;
 print((Date.now() - started) / 1000);
 EOF
-  local sides=(A B C) side
+  local sides=(A B C)
   if [[ -n "$also" ]]; then
     [[ -f "$also/index.js" ]] || { echo "bench/oplog-audit.sh: --also: no snippets/index.js in ${also%/snippets}" >&2; return 2; }
     sed "1s|.*|load($(jq -Rn --arg f "$also/index.js" '$f'));|" "$work/live-a.js" >"$work/live-o.js"
     sides=(A B C O)
   fi
   echo "live on FerretDB (not MongoDB), ${live_size} MiB restored copy"
-  for ((k = 0; k < ${live_pairs:-$pairs}; k++)); do
-    for side in "${sides[@]}"; do
-      case "$side" in
-        A) echo "A-oplogAudit $(timed_live "$pid" mongosh "$uri" --quiet --norc "$work/live-a.js")" ;;
-        B) echo "B-group $(timed_live "$pid" mongosh "$uri" --quiet --norc "$work/live-b.js")" ;;
-        C) echo "C-read-only $(timed_live "$pid" mongosh "$uri" --quiet --norc "$work/live-c.js")" ;;
-        O) echo "O-oplogAudit-also $(timed_live "$pid" mongosh "$uri" --quiet --norc "$work/live-o.js")" ;;
-      esac
-    done
-    # The next round in the other order, so no side always runs first.
-    local reversed=() i
-    for ((i = ${#sides[@]} - 1; i >= 0; i--)); do reversed+=("${sides[i]}"); done
-    sides=("${reversed[@]}")
-  done
+  live_side() {
+    case "$1" in
+      A) echo "A-oplogAudit $(timed_live "$pid" mongosh "$uri" --quiet --norc "$work/live-a.js")" ;;
+      B) echo "B-group $(timed_live "$pid" mongosh "$uri" --quiet --norc "$work/live-b.js")" ;;
+      C) echo "C-read-only $(timed_live "$pid" mongosh "$uri" --quiet --norc "$work/live-c.js")" ;;
+      O) echo "O-oplogAudit-also $(timed_live "$pid" mongosh "$uri" --quiet --norc "$work/live-o.js")" ;;
+    esac
+  }
+  alternated "${live_pairs:-$pairs}" live_side "${sides[@]}"
 }
 
 main "$@"
