@@ -28,8 +28,6 @@ JSON_FIXTURES = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".json.log"
 # The legacy text logs (2.2 to 4.2): the *.text.log ones and the real
 # refresh-4.x logs (tests/fixtures/logs/README.md names their sources).
 TEXT_FIXTURES = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".log") and not n.endswith(".json.log"))
-# The reports the Go engine reads on a text log; it hands the others over.
-GO_READS_TEXT = {"cursors", "queries", "refresh"}
 
 
 def missing(what):
@@ -122,15 +120,6 @@ def input_form(tmp_path, path, how):
     return ["-"], gzipped(data) if how == "stdin-gzip" else data
 
 
-def assert_read_on_text(report, *args, stdin=b""):
-    """The Go engine reads a text log for GO_READS_TEXT (the Python
-    engine's bytes), and hands the other reports over."""
-    if report in GO_READS_TEXT:
-        assert_same(report, *args, stdin=stdin)
-    else:
-        assert not same_or_handed_over(report, *args, stdin=stdin), "the Go engine read %s on text" % report
-
-
 INPUT_FORMS = ["file", "gzip", "stdin", "stdin-gzip"]
 
 
@@ -140,10 +129,10 @@ INPUT_FORMS = ["file", "gzip", "stdin", "stdin-gzip"]
 @pytest.mark.parametrize("name", TEXT_FIXTURES)
 def test_the_text_fixtures_read_the_same(go_engine, tmp_path, name, report, form, how):
     args, stdin = input_form(tmp_path, os.path.join(FIXTURES, name), how)
-    assert_read_on_text(report, *form, *args, stdin=stdin)
+    assert_same(report, *form, *args, stdin=stdin)
 
 
-@pytest.mark.parametrize("report", sorted(GO_READS_TEXT))
+@pytest.mark.parametrize("report", REPORTS)
 @pytest.mark.parametrize("order", ["text-first", "json-first"])
 def test_a_text_log_beside_a_json_one_reads_the_same(go_engine, report, order):
     text = os.path.join(FIXTURES, "cursors-4.2.derived.text.log" if report == "cursors" else "refresh-4.2-mongod.log")
@@ -207,7 +196,7 @@ def test_damaged_text_lines_read_the_same(go_engine, tmp_path):
             body.append(line)
         path = tmp_path / ("damaged-%d.log" % n)
         path.write_bytes(b"\n".join(body) + b"\n")
-        for report in sorted(GO_READS_TEXT):
+        for report in REPORTS:
             handled += same_or_handed_over(report, str(path))
     # Hand-overs are for names that are not UTF-8 and numbers beyond 64 bits only.
     assert handled >= 50
@@ -292,19 +281,11 @@ def generated(tmp_path_factory):
 GENERATED_KINDS = ["all", "distinct", "few", "refreshes", "all-text", "distinct-text", "few-text", "refreshes-text"]
 
 
-def assert_read(kind, report, *args, stdin=b""):
-    """A generated log of kind, read as the Go engine reads its format."""
-    if kind.endswith("-text"):
-        assert_read_on_text(report, *args, stdin=stdin)
-    else:
-        assert_same(report, *args, stdin=stdin)
-
-
 @pytest.mark.parametrize("report", REPORTS)
 @pytest.mark.parametrize("form", [[], ["--json"], ["--all"], ["--top", "3"]])
 @pytest.mark.parametrize("kind", GENERATED_KINDS)
 def test_generated_logs_read_the_same(go_engine, generated, kind, report, form):
-    assert_read(kind, report, *form, generated[kind])
+    assert_same(report, *form, generated[kind])
 
 
 @pytest.mark.parametrize("report", REPORTS)
@@ -313,7 +294,7 @@ def test_generated_logs_read_the_same(go_engine, generated, kind, report, form):
 @pytest.mark.parametrize("how", ["gzip", "stdin", "stdin-gzip"])
 def test_generated_logs_in_every_input_form_read_the_same(go_engine, generated, tmp_path, how, kind, report, form):
     args, stdin = input_form(tmp_path, generated[kind], how)
-    assert_read(kind, report, *form, *args, stdin=stdin)
+    assert_same(report, *form, *args, stdin=stdin)
 
 
 @pytest.mark.parametrize("form", [["--top", "0"], ["--top", "x"], ["--top"], ["--top=-1"], ["--json", "--top", "5"],
@@ -332,8 +313,8 @@ def test_several_files_read_the_same(go_engine, generated, report):
 
 @pytest.mark.parametrize("report", REPORTS)
 def test_several_files_of_both_formats_read_the_same(go_engine, generated, report):
-    assert_read_on_text(report, "--json", generated["few-text"], generated["refreshes"], generated["distinct-text"],
-                        generated["all"])
+    assert_same(report, "--json", generated["few-text"], generated["refreshes"], generated["distinct-text"],
+                generated["all"])
 
 
 def test_the_two_engines_split_a_big_file_alike(go_engine, generated):
