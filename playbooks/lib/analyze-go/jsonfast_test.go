@@ -20,6 +20,17 @@ func fixtureLines(t *testing.T) [][]byte {
 		paths = append(paths, found...)
 	}
 	var lines [][]byte
+	eachLine(t, paths, func(line []byte) {
+		if line, isJSON := jsonStart(line); isJSON {
+			lines = append(lines, append([]byte(nil), line...))
+		}
+	})
+	return lines
+}
+
+// eachLine gives each a view of every line of the files at paths, in turn
+// (valid until the next call).
+func eachLine(t *testing.T, paths []string, each func(line []byte)) {
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -28,13 +39,13 @@ func fixtureLines(t *testing.T) [][]byte {
 		scanner := bufio.NewScanner(f)
 		scanner.Buffer(make([]byte, 1<<20), 1<<24)
 		for scanner.Scan() {
-			if line := lstrip(scanner.Bytes()); len(line) > 0 && line[0] == '{' {
-				lines = append(lines, append([]byte(nil), line...))
-			}
+			each(scanner.Bytes())
 		}
 		f.Close()
+		if err := scanner.Err(); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
 	}
-	return lines
 }
 
 // agree: skipFast accepts only what the strict reader accepts, ending where

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -30,22 +28,14 @@ func textFixtureLines(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
+	text := paths[:0]
 	for _, path := range paths {
-		if strings.Contains(path, ".json.") {
-			continue
+		if !strings.Contains(path, ".json.") {
+			text = append(text, path)
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scanner := bufio.NewScanner(f)
-		scanner.Buffer(make([]byte, 1<<20), 1<<20)
-		for scanner.Scan() {
-			lines = append(lines, strings.TrimSuffix(scanner.Text(), "\r"))
-		}
-		f.Close()
 	}
+	var lines []string
+	eachLine(t, text, func(line []byte) { lines = append(lines, strings.TrimSuffix(string(line), "\r")) })
 	if len(lines) < 50 {
 		t.Fatalf("only %d fixture lines", len(lines))
 	}
